@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# libnxp developer entry point.  Each command installs what it needs on a fresh
+# Debian 12 machine (as root, or with sudo), configures, builds and runs.
+#
+#   ./dev.sh demo     build, then summarise the bundled sample profile
+#   ./dev.sh test     build and run every test (unit, CLI, bindings), then the
+#                     suite again under ASan+UBSan; ends with "N passed, N failed"
+#   ./dev.sh asan     only the ASan+UBSan run
+#   ./dev.sh abi      compare the built library's ABI with abi/libnxp.abi (abidiff)
+#   ./dev.sh abi-update   rewrite the baseline (after an intended ABI addition)
+#   ./dev.sh fuzz [SECONDS]   build libFuzzer targets with clang and run each
+#   ./dev.sh bench    build and run the benchmarks (figures printed)
+#   ./dev.sh valgrind run the unit suites under valgrind memcheck
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$PWD
+
+PACKAGES=(meson ninja-build gcc g++ pkg-config python3 libarchive-dev libjansson-dev zlib1g-dev
+	libprotobuf-c-dev protobuf-c-compiler check libmd-dev abigail-tools clang libclang-rt-14-dev
+	valgrind python3-pytest)
+
+log() { printf '==> %s\n' "$*" >&2; }
+
+ensure_packages() {
+	local missing=() p
+	for p in "${PACKAGES[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	local sudo=()
+	[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+	log "installing: ${missing[*]}"
+	"${sudo[@]}" apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# build DIR [meson options...]
+build() {
+	local dir=$1; shift
+	if [ ! -f "$dir/build.ninja" ]; then
+		meson setup "$dir" -Dwerror_all=true "$@" >/dev/null
+	fi
+	ninja -C "$dir" >/dev/null
+}
+
+# Count results of the last `meson test` in DIR: prints "passed failed".
+count_results() {
+	python3 - "$1/meson-logs/testlog.json" <<'PY'
+import json, sys
+p = f = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line).get("result")
+    if r in ("OK", "EXPECTEDFAIL", "SKIP"): p += 1
+    elif r: f += 1
+print(p, f)
+PY
+}
+
+TOTAL_PASS=0
+TOTAL_FAIL=0
+# run_suite DIR LABEL [meson test args]
+run_suite() {
+	local dir=$1 label=$2; shift 2
+	log "tests: $label"
+	set +e
+	meson test -C "$dir" --print-errorlogs "$@"
+	set -e
+	local counts
+	counts=$(count_results "$dir")
+	TOTAL_PASS=$((TOTAL_PASS + ${counts% *}))
+	TOTAL_FAIL=$((TOTAL_FAIL + ${counts#* }))
+}
+
+cmd_demo() {
+	ensure_packages
+	build build
+	local nxp=build/examples/nxp
+	log "nxp info samples/demo.neff"
+	"$nxp" info samples/demo.neff
+	log "nxp summary samples/demo.neff samples/demo.ntff"
+	"$nxp" summary samples/demo.neff samples/demo.ntff
+	log "first instructions: nxp dump samples/demo.neff samples/demo.ntff --table instruction"
+	"$nxp" dump samples/demo.neff samples/demo.ntff --table instruction --format csv | head -n 8
+}
+
+cmd_asan_only() {
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		build build-asan -Db_sanitize=address,undefined -Db_lundef=false
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		run_suite build-asan "ASan+UBSan" --suite unit
+}
+
+cmd_test() {
+	ensure_packages
+	build build
+	run_suite build "unit, CLI and bindings"
+	cmd_asan_only
+	echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+	[ "$TOTAL_FAIL" -eq 0 ]
+}
+
+cmd_abi() {
+	ensure_packages
+	build build
+	abidw --no-corpus-path --headers-dir include/nxp build/libnxp/libnxp.so > build/libnxp.abi
+	set +e
+	abidiff --headers-dir1 include/nxp --headers-dir2 include/nxp abi/libnxp.abi build/libnxp.abi
+	local rc=$?
+	set -e
+	# abidiff: bit 3 (8) = incompatible change.  Compatible additions (4) are fine.
+	if [ $((rc & 8)) -ne 0 ] || [ $((rc & 1)) -ne 0 ]; then
+		log "ABI break against abi/libnxp.abi (abidiff exit $rc)"
+		return 1
+	fi
+	log "ABI compatible with the baseline (abidiff exit $rc)"
+}
+
+cmd_abi_update() {
+	build build
+	mkdir -p abi
+	abidw --no-corpus-path --headers-dir include/nxp build/libnxp/libnxp.so > abi/libnxp.abi
+	log "wrote abi/libnxp.abi"
+}
+
+cmd_fuzz() {
+	ensure_packages
+	local secs=${1:-60}
+	CC=clang build build-fuzz -Dfuzzing=true -Dtests=false -Db_lundef=false
+	local fails=0 t
+	for t in build-fuzz/fuzz/*_fuzzer; do
+		[ -x "$t" ] || continue
+		local name; name=$(basename "$t")
+		local corpus=build-fuzz/fuzz/corpus-run/$name
+		mkdir -p "$corpus"
+		cp -n build-fuzz/fuzz/corpus/"${name%_fuzzer}"/* "$corpus"/ 2>/dev/null || true
+		log "fuzzing $name for ${secs}s"
+		if ! "$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+			-artifact_prefix=build-fuzz/fuzz/crash-"$name"- "$corpus" 2> "build-fuzz/fuzz/$name.log"; then
+			log "$name FAILED"; tail -n 40 "build-fuzz/fuzz/$name.log" >&2; fails=$((fails + 1))
+		else
+			grep -E 'stat::number_of_executed_units|cov:' "build-fuzz/fuzz/$name.log" | tail -n 2 >&2 || true
+		fi
+	done
+	[ "$fails" -eq 0 ]
+}
+
+cmd_bench() {
+	ensure_packages
+	build build-bench --buildtype=release -Dtests=false
+	for b in build-bench/bench/bench_*; do [ -x "$b" ] && "$b" "$@"; done
+}
+
+cmd_valgrind() {
+	ensure_packages
+	build build
+	run_suite build "valgrind" --suite unit --wrapper 'valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite -q'
+	echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+	[ "$TOTAL_FAIL" -eq 0 ]
+}
+
+case "${1:-}" in
+demo) cmd_demo ;;
+test) cmd_test ;;
+asan) ensure_packages; cmd_asan_only; echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"; [ "$TOTAL_FAIL" -eq 0 ] ;;
+abi) cmd_abi ;;
+abi-update) cmd_abi_update ;;
+fuzz) shift; cmd_fuzz "$@" ;;
+bench) shift; cmd_bench "$@" ;;
+valgrind) cmd_valgrind ;;
+*) sed -n '2,15p' "$0"; exit 2 ;;
+esac

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal view of nxp_source: the one input layer every decoder reads through. */
+#ifndef NXP_SOURCE_INTERNAL_H
+#define NXP_SOURCE_INTERNAL_H
+
+#include <nxp/nxp.h>
+
+#include <stdint.h>
+
+enum { NXP_SRC_FD = 1, NXP_SRC_MEMORY = 2, NXP_SRC_CALLBACKS = 3 };
+
+struct nxp_source {
+	int kind;
+	int fd;
+	int own_fd;
+	const uint8_t *mem;
+	nxp_source_callbacks cb;
+	void *user;
+	uint64_t pos;  /* next byte the source will deliver */
+	int64_t size;  /* -1 when unknown */
+	int seekable;
+};
+
+/* Read up to len bytes at the current position, looping over short reads until
+ * len bytes or end of input.  *got = bytes read.  NXP_OK or NXP_E_IO. */
+int nxp_src_read(nxp_source *src, void *buf, size_t len, size_t *got);
+/* Move to absolute offset.  A sequential source can only move forward (it reads
+ * and discards); backwards gives NXP_E_UNSUPPORTED. */
+int nxp_src_seek(nxp_source *src, uint64_t off);
+/* nxp_src_seek + nxp_src_read. */
+int nxp_src_pread(nxp_source *src, uint64_t off, void *buf, size_t len, size_t *got);
+/* For memory sources: pointer to [off, off+len) or NULL if the source is not
+ * memory or the range is out of bounds.  Lets decoders avoid a copy. */
+const uint8_t *nxp_src_map(const nxp_source *src, uint64_t off, size_t len);
+
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+#include "status.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int nxp_fail(nxp_status *st, int code, int64_t offset, const char *fmt, ...)
+{
+	if (!st)
+		return code;
+	nxp_status tmp;
+	nxp_status_init(&tmp);
+	tmp.code = code;
+	tmp.offset = offset;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(tmp.message, sizeof(tmp.message), fmt, ap);
+	va_end(ap);
+	nxp_status_copy(st, &tmp);
+	return code;
+}
+
+void nxp_status_clear(nxp_status *st)
+{
+	if (!st || st->struct_size < offsetof(nxp_status, message) + 1)
+		return;
+	st->code = 0;
+	st->offset = -1;
+	st->message[0] = '\0';
+}
+
+int nxp_status_copy(nxp_status *dst, const nxp_status *src)
+{
+	if (!dst)
+		return src->code;
+	size_t n = dst->struct_size;
+	if (n < offsetof(nxp_status, message) + 1)
+		return NXP_E_INVAL;
+	if (n > sizeof(nxp_status))
+		n = sizeof(nxp_status);
+	dst->code = src->code;
+	dst->offset = src->offset;
+	size_t room = n - offsetof(nxp_status, message);
+	size_t len = strnlen(src->message, sizeof(src->message));
+	if (len >= room)
+		len = room - 1;
+	memcpy(dst->message, src->message, len);
+	dst->message[len] = '\0';
+	return src->code;
+}
+
+int nxp_struct_ok(const void *p, size_t min)
+{
+	return p && *(const size_t *)p >= min;
+}
+
+void nxp_struct_out(void *dst, const void *src, size_t ours)
+{
+	size_t theirs = *(const size_t *)dst;
+	size_t n = theirs < ours ? theirs : ours;
+	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t), n - sizeof(size_t));
+	if (theirs > ours) /* fields of a newer header that this library does not know */
+		memset((char *)dst + ours, 0, theirs - ours);
+}
