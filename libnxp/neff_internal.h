@@ -22,13 +22,19 @@ typedef struct nxp_static_instr {
 	uint8_t is_matmul;    /* counts in matmul_instruction_count */
 	uint8_t is_transpose; /* its FLOPs are transpose FLOPs */
 	uint8_t is_activate;  /* ACTIVATE / ACTIVATE_QUANTIZE */
+	uint8_t mm_dtype;     /* dtype code of a matmul's inputs (for adjusted FLOPs), 0 otherwise */
 	int64_t tensor_elements;
-	int64_t raw_flops, adjusted_flops;
+	int64_t raw_flops;       /* adjusted FLOPs depend on the arch: see nxp_adjusted_flops_multiplier */
 	int64_t hbm_read_bytes, hbm_write_bytes;
 	int64_t sbuf_read_bytes, sbuf_write_bytes;
 	int64_t psum_read_bytes, psum_write_bytes, psum_read_sbuf_write_bytes;
 	int64_t spill_save_bytes, spill_reload_bytes;
 } nxp_static_instr;
+
+/* BF16-equivalent multiplier for FLOPs on inputs of `dtype` on `arch` ("trn1",
+ * "inf2", "trn2", "trn3"; NULL = trn1 rules): BF16/FP16/TF32 1, FP32 4, FP8 1 on
+ * trn1/inf2 and 0.5 on trn2/trn3, UINT8 0.5, MXFP8/MXFP4 0.25. */
+double nxp_adjusted_flops_multiplier(int dtype, const char *arch);
 
 /* Static facts of instruction `pc` of `engine` in subgraph `pcore`, or NULL if
  * there is no such instruction. */
