@@ -133,12 +133,15 @@ cmd_fuzz() {
 		local corpus=build-fuzz/fuzz/corpus-run/$name
 		mkdir -p "$corpus"
 		cp -n build-fuzz/fuzz/corpus/"${name%_fuzzer}"/* "$corpus"/ 2>/dev/null || true
+		local dict=()
+		[ -f "fuzz/dict/${name%_fuzzer}.dict" ] && dict=(-dict="fuzz/dict/${name%_fuzzer}.dict")
 		log "fuzzing $name for ${secs}s"
-		if ! "$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		if ! "$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" \
 			-artifact_prefix=build-fuzz/fuzz/crash-"$name"- "$corpus" 2> "build-fuzz/fuzz/$name.log"; then
-			log "$name FAILED"; tail -n 40 "build-fuzz/fuzz/$name.log" >&2; fails=$((fails + 1))
+			log "$name FAILED (reproducer: build-fuzz/fuzz/crash-$name-*; save it under fuzz/crashes/${name%_fuzzer}/)"
+			tail -n 40 "build-fuzz/fuzz/$name.log" >&2; fails=$((fails + 1))
 		else
-			grep -E 'stat::number_of_executed_units|cov:' "build-fuzz/fuzz/$name.log" | tail -n 2 >&2 || true
+			grep -E 'DONE|stat::average_exec_per_sec' "build-fuzz/fuzz/$name.log" | tail -n 2 >&2 || true
 		fi
 	done
 	[ "$fails" -eq 0 ]

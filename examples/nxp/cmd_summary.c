@@ -1,11 +1,185 @@
 /* SPDX-License-Identifier: MIT */
-/* PLACEHOLDER: replaced by the module that implements `nxp summary`. */
+/* `nxp summary NEFF NTFF [--json] [--arch A] [--allow-mismatch]`: the Summary,
+ * OpcodeSummary and ThrottleSummary of a profile.  Public API only.
+ *
+ * Text: grouped like the reference tool, percents shown x100 with "%", absent
+ * fields shown as "n/a".  JSON: one flat object keyed by the field names
+ * (absent fields omitted; percents as fractions) plus "opcode_summary" and
+ * "throttle_summary" arrays. */
 #include "cli.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#define USAGE "nxp summary NEFF NTFF [--json] [--arch A] [--allow-mismatch]"
+
+static const char *const groups[] = {"overall", "data movement", "tensor", "vector", "scalar",
+				     "sync",    "gpsimd",        "collectives", "throttling"};
+
+static void text_value(FILE *f, const nxp_summary_field *x)
+{
+	if (!x->present) {
+		fputs("n/a", f);
+		return;
+	}
+	if (!strcmp(x->unit, "percent")) {
+		fprintf(f, "%.2f %%", x->f * 100.0);
+	} else if (!strcmp(x->unit, "seconds")) {
+		double v = x->f;
+		if (v != 0.0 && v < 1e-3)
+			fprintf(f, "%.3f us", v * 1e6);
+		else if (v != 0.0 && v < 1.0)
+			fprintf(f, "%.3f ms", v * 1e3);
+		else
+			fprintf(f, "%.6f s", v);
+	} else if (x->kind == NXP_VALUE_INT) {
+		fprintf(f, "%" PRId64 "%s%s", x->i, *x->unit ? " " : "", x->unit);
+	} else {
+		fprintf(f, "%.6g%s%s", x->f, *x->unit ? " " : "", x->unit);
+	}
+}
+
+static void print_text(const nxp_summary *s)
+{
+	FILE *f = stdout;
+	nxp_hardware hw = {.struct_size = sizeof(hw)};
+	if (nxp_summary_get_hardware(s, &hw) == NXP_OK)
+		fprintf(f, "hardware: %s (max %.2f TFLOP/s per NeuronCore, HBM %.0f GB/s per stack)\n",
+			*hw.arch ? hw.arch : "custom", nxp_hardware_max_ops(&hw) / 1e12, hw.hbm_bandwidth / 1e9);
+	else
+		fputs("hardware: unknown (hardware-dependent metrics are n/a; use --arch)\n", f);
+	size_t n = nxp_summary_field_count(s);
+	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+		fprintf(f, "\n%s\n", groups[g]);
+		int any = 0;
+		for (size_t k = 0; k < n; k++) {
+			nxp_summary_field x = {.struct_size = sizeof(x)};
+			if (nxp_summary_get_field(s, k, &x) || strcmp(x.group, groups[g]))
+				continue;
+			fprintf(f, "  %-44s ", x.name);
+			text_value(f, &x);
+			putc('\n', f);
+			any = 1;
+		}
+		if (!strcmp(groups[g], "throttling")) {
+			size_t nt = nxp_summary_throttle_count(s);
+			for (size_t k = 0; k < nt; k++) {
+				nxp_throttle_summary t = {.struct_size = sizeof(t)};
+				if (nxp_summary_get_throttle(s, k, &t))
+					continue;
+				fprintf(f, "  nc %d %-12s active %.3f us (%.2f %%), max achievable utilisation %.2f %%\n",
+					t.nc_idx, t.throttle_type, (double)t.throttle_active_time_ns / 1e3,
+					t.throttle_active_time_percent * 100.0,
+					t.max_achievable_util_with_throttling_percent * 100.0);
+			}
+			any |= nt > 0;
+		}
+		if (!any)
+			fputs("  (none)\n", f);
+	}
+	size_t no = nxp_summary_opcode_count(s);
+	fprintf(f, "\nopcodes\n  %-8s %-28s %12s %16s %16s %9s\n", "engine", "opcode", "count", "time_ns", "active_ns",
+		"active");
+	for (size_t k = 0; k < no; k++) {
+		nxp_opcode_summary o = {.struct_size = sizeof(o)};
+		if (nxp_summary_get_opcode(s, k, &o))
+			continue;
+		fprintf(f, "  %-8s %-28s %12" PRId64 " %16" PRId64 " %16" PRId64 " %8.2f%%\n", o.engine, o.opcode,
+			o.instruction_count, o.instruction_time_ns, o.active_time_ns, o.active_time_percent * 100.0);
+	}
+}
+
+static void print_json(const nxp_summary *s)
+{
+	FILE *f = stdout;
+	putc('{', f);
+	int first = 1;
+	size_t n = nxp_summary_field_count(s);
+	for (size_t k = 0; k < n; k++) {
+		nxp_summary_field x = {.struct_size = sizeof(x)};
+		if (nxp_summary_get_field(s, k, &x) || !x.present)
+			continue;
+		fprintf(f, "%s\"%s\":", first ? "" : ",", x.name);
+		if (x.kind == NXP_VALUE_INT)
+			fprintf(f, "%" PRId64, x.i);
+		else
+			fprintf(f, "%.17g", x.f);
+		first = 0;
+	}
+	fprintf(f, "%s\"opcode_summary\":[", first ? "" : ",");
+	for (size_t k = 0; k < nxp_summary_opcode_count(s); k++) {
+		nxp_opcode_summary o = {.struct_size = sizeof(o)};
+		if (nxp_summary_get_opcode(s, k, &o))
+			continue;
+		fputs(k ? ",{\"engine\":" : "{\"engine\":", f);
+		cli_json_string(f, o.engine);
+		fputs(",\"opcode\":", f);
+		cli_json_string(f, o.opcode);
+		fprintf(f,
+			",\"instruction_count\":%" PRId64 ",\"instruction_time_ns\":%" PRId64
+			",\"active_time_ns\":%" PRId64 ",\"active_time_percent\":%.17g}",
+			o.instruction_count, o.instruction_time_ns, o.active_time_ns, o.active_time_percent);
+	}
+	fputs("],\"throttle_summary\":[", f);
+	for (size_t k = 0; k < nxp_summary_throttle_count(s); k++) {
+		nxp_throttle_summary t = {.struct_size = sizeof(t)};
+		if (nxp_summary_get_throttle(s, k, &t))
+			continue;
+		fprintf(f, "%s{\"nc_idx\":%d,\"throttle_type\":", k ? "," : "", t.nc_idx);
+		cli_json_string(f, t.throttle_type);
+		fprintf(f,
+			",\"throttle_active_time_ns\":%" PRId64
+			",\"throttle_active_time_percent\":%.17g,\"max_achievable_util_with_throttling_percent\":%.17g}",
+			t.throttle_active_time_ns, t.throttle_active_time_percent,
+			t.max_achievable_util_with_throttling_percent);
+	}
+	fputs("]}\n", f);
+}
 
 int cmd_summary(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "nxp summary: not built yet\n");
-	return 1;
+	const char *paths[2] = {NULL, NULL};
+	const char *arch = NULL;
+	int json = 0, npaths = 0;
+	nxp_profile_options po;
+	nxp_profile_options_init(&po);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if (!strcmp(argv[i], "--allow-mismatch"))
+			po.flags |= NXP_PROFILE_ALLOW_MISMATCH;
+		else if (!strcmp(argv[i], "--arch") && i + 1 < argc)
+			arch = argv[++i];
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("usage: %s\n", USAGE);
+			return 0;
+		} else if (argv[i][0] == '-' || npaths == 2)
+			return cli_usage(USAGE);
+		else
+			paths[npaths++] = argv[i];
+	}
+	if (npaths != 2)
+		return cli_usage(USAGE);
+
+	nxp_status st;
+	nxp_status_init(&st);
+	nxp_hardware hw = {.struct_size = sizeof(hw)};
+	if (arch && nxp_hardware_for_arch(arch, &hw) != NXP_OK) {
+		fprintf(stderr, "nxp summary: error: unknown --arch '%s' (known: trn1, inf2, trn2, trn3)\n", arch);
+		return 2;
+	}
+	nxp_profile *p = NULL;
+	if (nxp_profile_open_path(&p, paths[0], paths[1], &po, &st))
+		return cli_error("summary", &st);
+	nxp_summary *s = NULL;
+	int rc = nxp_profile_summarize(p, arch ? &hw : NULL, &s, &st);
+	nxp_profile_close(p);
+	if (rc)
+		return cli_error("summary", &st);
+	if (json)
+		print_json(s);
+	else
+		print_text(s);
+	nxp_summary_close(s);
+	return fflush(stdout) ? 1 : 0;
 }

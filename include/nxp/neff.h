@@ -50,7 +50,7 @@ typedef struct nxp_neff_options {
 	size_t struct_size;
 	uint32_t flags;               /**< NXP_NEFF_* flags */
 	uint64_t max_member_size;     /**< largest archive member read into memory (default 256 MiB) */
-	uint64_t max_total_inflated;  /**< total bytes inflated from the archive (default 4 GiB) */
+	uint64_t max_total_inflated;  /**< total bytes inflated from a gzip'd payload (default 4 GiB) */
 	uint32_t max_inflation_ratio; /**< inflated / compressed bytes, checked once past 1 MiB (default 1000) */
 	uint64_t max_json_size;       /**< largest JSON member (default 64 MiB) */
 	uint32_t max_json_depth;      /**< deepest JSON nesting (default 64) */
@@ -106,16 +106,26 @@ NXP_API int nxp_neff_parse_header(const void *buf, size_t len, int64_t file_size
  * (gzip'd or plain tar, via libarchive) and load the manifests and instruction
  * streams.  Weight files are skipped, not read into memory.  `src` must outlive
  * the handle; it may be sequential.
- * Errors: as nxp_neff_parse_header, plus NXP_E_TRUNCATED, NXP_E_COMPRESSION
- * (bad gzip), NXP_E_FORMAT (bad tar), NXP_E_UNSAFE_PATH, NXP_E_LIMIT, NXP_E_JSON,
- * NXP_E_NOT_FOUND (no kelf-*.json, or a file it names is missing), NXP_E_HASH
- * (with NXP_NEFF_VERIFY_HASH), NXP_E_IO, NXP_E_NOMEM.
+ * `opts` may be NULL (defaults); a shorter (older) options struct is accepted.
+ * Errors: NXP_E_INVAL (NULL out/src, options struct_size too short); as
+ * nxp_neff_parse_header; NXP_E_TRUNCATED (payload shorter than data_size),
+ * NXP_E_COMPRESSION (bad gzip), NXP_E_FORMAT (bad tar; an instruction binary
+ * whose size is not a multiple of 64), NXP_E_UNSAFE_PATH (absolute or ".."
+ * member name, or such a path in a manifest), NXP_E_LIMIT (a limit of
+ * nxp_neff_options), NXP_E_JSON (syntax or shape; the message names the member
+ * and the key), NXP_E_NOT_FOUND (no kelf-*.json, or a file it or def.json names
+ * is missing), NXP_E_HASH (with NXP_NEFF_VERIFY_HASH), NXP_E_UNSUPPORTED (a
+ * sequential source already read past offset 0), NXP_E_IO, NXP_E_NOMEM.  The
+ * status offset is the byte offset in the file (see doc/formats/neff.md).
  */
 NXP_API int nxp_neff_open(nxp_neff **out, nxp_source *src, const nxp_neff_options *opts, nxp_status *st);
-/** nxp_neff_open() on a file; the handle owns the file. */
+/** nxp_neff_open() on a file; the handle owns the file.  Errors: as
+ *  nxp_neff_open, plus NXP_E_IO when the file cannot be opened. */
 NXP_API int nxp_neff_open_path(nxp_neff **out, const char *path, const nxp_neff_options *opts, nxp_status *st);
+/** Close a handle (NULL is fine); also closes the source of nxp_neff_open_path. */
 NXP_API void nxp_neff_close(nxp_neff *neff);
-/** Copy the handle's last error into `st`; returns its code. */
+/** Copy the handle's last error (from a failed query) into `st`; returns its
+ *  code, NXP_E_INVAL for a NULL handle. */
 NXP_API int nxp_neff_error(const nxp_neff *neff, nxp_status *st);
 
 /** Copy the header.  Errors: NXP_E_INVAL. */
@@ -132,6 +142,7 @@ typedef struct nxp_neff_subgraph {
 	uint64_t instruction_count[NXP_ENGINE_COUNT]; /**< per nxp_engine */
 } nxp_neff_subgraph;
 
+/** Subgraphs, in kelf-*.json order (0 for NULL). */
 NXP_API size_t nxp_neff_subgraph_count(const nxp_neff *neff);
 /** Errors: NXP_E_INVAL, NXP_E_RANGE.  Strings live as long as the handle. */
 NXP_API int nxp_neff_get_subgraph(const nxp_neff *neff, size_t index, nxp_neff_subgraph *out);
@@ -149,8 +160,9 @@ typedef struct nxp_tensor_info {
 	const char *file_name; /**< weights file for type "file", else "" */
 } nxp_tensor_info;
 
-/** All tensors of all subgraphs, in subgraph then name order. */
+/** All tensors of all subgraphs, in subgraph then name order (0 for NULL). */
 NXP_API size_t nxp_neff_tensor_count(const nxp_neff *neff);
+/** Errors: NXP_E_INVAL, NXP_E_RANGE.  Strings live as long as the handle. */
 NXP_API int nxp_neff_get_tensor(const nxp_neff *neff, size_t index, nxp_tensor_info *out);
 
 /** A DMA queue (DmaQueuesInfo names).  One row per queue instance. */
@@ -167,7 +179,9 @@ typedef struct nxp_dma_queue_info {
 	int64_t dram_channel;   /**< -1: not in the NEFF */
 } nxp_dma_queue_info;
 
+/** DMA queue instances of all subgraphs, in subgraph then def.json order (0 for NULL). */
 NXP_API size_t nxp_neff_dma_queue_count(const nxp_neff *neff);
+/** Errors: NXP_E_INVAL, NXP_E_RANGE.  Strings live as long as the handle. */
 NXP_API int nxp_neff_get_dma_queue(const nxp_neff *neff, size_t index, nxp_dma_queue_info *out);
 
 /** Kinds of memory an access pattern addresses (libnxp's model). */
@@ -189,7 +203,8 @@ typedef struct nxp_access_pattern {
 	uint16_t num_elem[3];
 } nxp_access_pattern;
 
-/** "fp32", "bf16", ...; "dtype(N)" names are never returned: NULL when unknown. */
+/** "none" (0), "fp32", "bf16", ... (libnxp's dtype codes, see doc/formats/neff.md);
+ *  "dtype(N)" names are never returned: NULL when unknown. */
 NXP_API const char *nxp_dtype_name(int dtype);
 
 /** One statically decoded 64-byte instruction. */
@@ -214,25 +229,57 @@ typedef struct nxp_neff_instruction {
 	int64_t psum_read_bytes, psum_write_bytes;
 	const char *scalar_activation_fn; /**< ACTIVATE function name, else "" */
 	uint8_t raw[NXP_NEFF_INSTRUCTION_SIZE];
+	/* The remaining fields of the 64-byte word (libnxp's model).  Appended: a
+	 * caller whose struct_size ends at `raw` still works (encode then takes
+	 * them as 0). */
+	uint8_t inst_word_len;   /**< 32-bit words per instruction (16); encode writes 16 when 0 */
+	uint8_t debug_cmd, debug_hint;
+	uint8_t flags;           /**< bit0 psum_zero, bit1 transpose, bit2 perf mode 2x, bit3 4x */
+	uint8_t func;            /**< ACTIVATE: activation function id; vector ops: ALU op id */
+	uint16_t partitions;     /**< active rows / partitions used (0..128) */
+	uint16_t active_cols;    /**< MATMUL: PE columns in use */
+	uint32_t aux;
+	float immediate;
+	const char *performance_mode;       /**< "", "2x" or "4x" (from flags) */
+	int64_t psum_read_sbuf_write_bytes; /**< dst bytes when src is PSUM and dst is SBUF */
 } nxp_neff_instruction;
+
+/** Minimum struct_size accepted for nxp_neff_instruction (the fields up to `raw`). */
+#define NXP_NEFF_INSTRUCTION_MIN_SIZE (offsetof(nxp_neff_instruction, raw) + NXP_NEFF_INSTRUCTION_SIZE)
 
 /** Instructions of one engine of one subgraph; -1 if out of range. */
 NXP_API int64_t nxp_neff_instruction_count(const nxp_neff *neff, size_t subgraph, int engine);
-/** Decoded instruction `pc`.  Strings live as long as the handle.
- *  Errors: NXP_E_INVAL, NXP_E_RANGE. */
+/** Decoded instruction `pc`.  Strings live as long as the handle.  `out` may
+ *  be as short as NXP_NEFF_INSTRUCTION_MIN_SIZE.
+ *  Errors: NXP_E_INVAL (NULL, short struct), NXP_E_RANGE (subgraph, engine or pc). */
 NXP_API int nxp_neff_get_instruction(const nxp_neff *neff, size_t subgraph, int engine, uint64_t pc,
 				     nxp_neff_instruction *out);
 /**
  * Pure static decode of one 64-byte instruction (no NEFF needed).  Text fields
- * (`operands`) are written into `text`/`text_len` (256 bytes is always enough)
- * and point there; other strings are static.  Unknown opcodes decode as
- * "Operation(N)".  Errors: NXP_E_INVAL, NXP_E_TRUNCATED (len < 64),
- * NXP_E_FORMAT (inst_word_len is not 16).
+ * (`operands`) are written into `text`/`text_len` (256 bytes is always enough;
+ * NULL text gives ""), and point there; other strings are static.  `engine` is
+ * an nxp_engine or -1 (unknown); pc and pcore_idx are -1.  Unknown opcodes
+ * decode as "Operation(N)".  Errors: NXP_E_INVAL (NULL, short struct, engine out
+ * of range), NXP_E_TRUNCATED (len < 64), NXP_E_FORMAT (inst_word_len is not 16).
  */
 NXP_API int nxp_instruction_decode(const void *raw, size_t len, int engine, nxp_neff_instruction *out,
 				   char *text, size_t text_len);
-/** Name of an opcode number, or NULL if the table does not know it. */
+/** Name of an opcode number, or NULL if the table does not know it.  This is the
+ *  profiler's display name (TENSOR_TENSOR for 0x41, SCALAR for 0x43, ...). */
 NXP_API const char *nxp_opcode_name(unsigned opcode);
+/** ISA name of an opcode number (TENSOR_TENSOR_ARITH_OP for 0x41, ...), or NULL. */
+NXP_API const char *nxp_opcode_isa_name(unsigned opcode);
+/** Opcode number from a display or ISA name (case-insensitive), or from
+ *  "Operation(N)"; -1 when unknown. */
+NXP_API int nxp_opcode_from_name(const char *name);
+/** dtype code from its name ("bf16", ...; case-insensitive); -1 when unknown. */
+NXP_API int nxp_dtype_from_name(const char *name);
+/** Bytes per element of a dtype code (mxfp4 counts as 1); 0 for "none" or unknown. */
+NXP_API unsigned nxp_dtype_size(int dtype);
+
+/** Warnings counted while opening (records decoded despite a defect, e.g. an
+ *  instruction whose inst_word_len is not 16).  0 for NULL. */
+NXP_API uint64_t nxp_neff_warning_count(const nxp_neff *neff);
 
 /** 1 if the archive holds kernel_debug_info.json (NKI source linking). */
 NXP_API int nxp_neff_has_kernel_debug_info(const nxp_neff *neff);
@@ -279,19 +326,27 @@ static inline void nxp_neff_writer_options_init(nxp_neff_writer_options *o)
 	o->feature_bits = 0;
 }
 
-/** Start a NEFF.  Errors: NXP_E_INVAL, NXP_E_NOMEM. */
+/** Start a NEFF.  `opts` may be NULL (defaults).  Errors: NXP_E_INVAL (short
+ *  options struct, pkg_version not 0/1/2, build_version over 128 or name over
+ *  256 bytes), NXP_E_NOMEM. */
 NXP_API int nxp_neff_writer_open(nxp_neff_writer **out, const nxp_neff_writer_options *opts, nxp_status *st);
-/** Add an archive member (path inside the archive, e.g. "sg00/def.json").
- *  Data is copied.  Errors: NXP_E_INVAL, NXP_E_UNSAFE_PATH, NXP_E_NOMEM. */
+/** Add an archive member (path inside the archive, e.g. "sg00/def.json"; a
+ *  leading "./" is dropped).  Data is copied.  Errors: NXP_E_INVAL (NULL, empty
+ *  path), NXP_E_UNSAFE_PATH (absolute or ".."), NXP_E_NOMEM. */
 NXP_API int nxp_neff_writer_add(nxp_neff_writer *w, const char *path, const void *data, size_t len);
 /** Write the finished NEFF to a file.  May be called more than once.
  *  Errors: NXP_E_IO, NXP_E_NOMEM, NXP_E_FORMAT (archive writer failure). */
 NXP_API int nxp_neff_writer_save(nxp_neff_writer *w, const char *path);
-/** Write the finished NEFF into a malloc'ed buffer the caller frees with free(). */
+/** Write the finished NEFF into a malloc'ed buffer the caller frees with free().
+ *  Errors: NXP_E_INVAL, NXP_E_NOMEM, NXP_E_FORMAT (archive writer failure). */
 NXP_API int nxp_neff_writer_save_memory(nxp_neff_writer *w, void **data, size_t *len);
+/** Free a writer (NULL is fine). */
 NXP_API void nxp_neff_writer_close(nxp_neff_writer *w);
 /** Encode one instruction (the inverse of nxp_instruction_decode for the fields
- *  the model defines).  Errors: NXP_E_INVAL. */
+ *  the model defines; `memory` is derived, not encoded; inst_word_len 0 encodes
+ *  as 16).  `in` may be as short as NXP_NEFF_INSTRUCTION_MIN_SIZE (the appended
+ *  fields then encode as 0).  Errors: NXP_E_INVAL (NULL, short struct, opcode
+ *  over 255, address over 30 bits, addr_mode over 3). */
 NXP_API int nxp_instruction_encode(const nxp_neff_instruction *in, uint8_t out[NXP_NEFF_INSTRUCTION_SIZE]);
 /**@}*/
 

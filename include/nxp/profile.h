@@ -100,6 +100,7 @@ typedef struct nxp_metadata {
 	int64_t event_count;                /**< all but instruction notifications */
 	int64_t tpb_start_ts;               /**< first TPB start (ns), or INT64_MIN if none */
 	int64_t tpb_stop_ts;                /**< last TPB stop (ns), or INT64_MIN if none */
+	int64_t unknown_sections;           /**< sections of kinds this libnxp does not know (skipped) */
 } nxp_metadata;
 
 /** Errors: NXP_E_INVAL. */
@@ -130,7 +131,7 @@ typedef struct nxp_instruction {
 	const char *opcode;
 	uint32_t opcode_num;
 	const char *operands;
-	int64_t id;               /**< row number in the instruction table (time order) */
+	int64_t id;               /**< row number in the instruction table (time order; see nxp_cursor_open) */
 	int64_t pc;
 	int64_t evt_wait_time_ns; /**< time waiting on semaphores before issue */
 	int32_t execution_index;  /**< -1 if the trace has no executions */
@@ -139,6 +140,11 @@ typedef struct nxp_instruction {
 	int64_t spill_save_bytes, spill_reload_bytes;
 	int64_t psum_read_bytes, psum_write_bytes, psum_read_sbuf_write_bytes;
 	const char *tensor_instruction_type; /**< "MATMUL", "TRANSPOSE", "LDWEIGHTS" or "" */
+	/* A transpose (tensor_instruction_type "TRANSPOSE") reports its elements and
+	 * FLOPs only in the *_transpose fields (tensor_elements, raw_flops and
+	 * adjusted_flops are 0), so sums over the table never count them twice.
+	 * adjusted = raw × the BF16-equivalent multiplier of the input dtype on the
+	 * profile's arch. */
 	int64_t tensor_elements;
 	int64_t raw_flops, adjusted_flops;
 	int64_t tensor_elements_transpose, flops_transpose, adjusted_flops_transpose;
@@ -263,6 +269,8 @@ typedef struct nxp_cursor_stats {
 	int64_t skipped_sections; /**< sections skipped (bad CRC, unknown kind) */
 	int64_t bytes_read;       /**< NTFF bytes read by this cursor */
 	int64_t last_bad_offset;  /**< byte offset of the last bad record/section, -1 if none */
+	int64_t unknown_pcs;      /**< instruction records whose pc is not in the NEFF (returned with
+				       NXP_INSTRUCTION_PC_UNKNOWN) */
 } nxp_cursor_stats;
 
 /**

@@ -34,15 +34,20 @@ typedef struct nxp_hardware {
 	double fp8_flops_multiplier;       /**< adjusted-FLOPs multiplier for FP8 (1 or 0.5) */
 } nxp_hardware;
 
+/** Smallest struct_size of nxp_hardware accepted (the 0.1 layout). */
+#define NXP_HARDWARE_MIN_SIZE (offsetof(nxp_hardware, fp8_flops_multiplier) + sizeof(double))
+
 /**
  * Fill `out` with libnxp's table for an architecture ("trn1", "inf2", "trn2",
  * "trn3"; case-insensitive).  Every field may then be overridden by the caller.
- * Values that are not public (Trn3 base clock, Trn3 HBM stack bandwidth) are
- * libnxp's stated assumptions (doc/metrics.md).  Errors: NXP_E_INVAL,
- * NXP_E_NOT_FOUND (unknown arch).
+ * Values that are not public (Trn3 base clock, Trn3 HBM stack bandwidth, the
+ * DMA bandwidth of Trn1/Inf2/Trn3) are libnxp's stated assumptions or 0
+ * (doc/metrics.md).  `out->struct_size` must be set by the caller.
+ * Errors: NXP_E_INVAL (NULL, short struct), NXP_E_NOT_FOUND (unknown arch).
  */
 NXP_API int nxp_hardware_for_arch(const char *arch, nxp_hardware *out);
-/** Peak FLOP/s of one Tensor engine: 2 × rows × cols × clock. */
+/** Peak FLOP/s of one Tensor engine: 2 × rows × cols × clock (GHz × 1e9).
+ *  0 for NULL or a short struct. */
 NXP_API double nxp_hardware_max_ops(const nxp_hardware *hw);
 
 /* ------------------------------------------------------------------------ */
@@ -66,12 +71,16 @@ typedef struct nxp_summary_field {
 	int32_t present;   /**< 0 = absent (cannot be computed from the inputs) */
 	int64_t i;         /**< value when kind == NXP_VALUE_INT */
 	double f;          /**< value when kind == NXP_VALUE_FLOAT (also set for ints) */
+	int32_t extension; /**< 1 = libnxp addition, not a column of the public Summary table */
+	int32_t derived;   /**< 1 = computed by nxp_summary_derive() from other fields */
 } nxp_summary_field;
 
 /** An empty summary: every field absent.  Errors: NXP_E_INVAL, NXP_E_NOMEM. */
 NXP_API int nxp_summary_new(nxp_summary **out);
+/** Free a summary (NULL is fine). */
 NXP_API void nxp_summary_close(nxp_summary *s);
-/** Number of known fields (fixed per library version; grows over versions). */
+/** Number of known fields (fixed per library version; grows over versions;
+ *  the same for every summary, also for NULL). */
 NXP_API size_t nxp_summary_field_count(const nxp_summary *s);
 /** Field by index.  Strings are static.  Errors: NXP_E_INVAL, NXP_E_RANGE. */
 NXP_API int nxp_summary_get_field(const nxp_summary *s, size_t index, nxp_summary_field *out);
@@ -82,6 +91,9 @@ NXP_API int nxp_summary_find(const nxp_summary *s, const char *name, nxp_summary
 NXP_API int nxp_summary_set(nxp_summary *s, const char *name, double value);
 /** Mark a field absent.  Errors: NXP_E_INVAL, NXP_E_NOT_FOUND. */
 NXP_API int nxp_summary_unset(nxp_summary *s, const char *name);
+/** The hardware description the summary was last derived with.
+ *  Errors: NXP_E_INVAL, NXP_E_NOT_FOUND (never derived with hardware). */
+NXP_API int nxp_summary_get_hardware(const nxp_summary *s, nxp_hardware *out);
 
 /**
  * The pure derivation: from the raw counters present in `s` (total_time,
@@ -93,7 +105,12 @@ NXP_API int nxp_summary_unset(nxp_summary *s, const char *name);
  * peak_flops_bandwidth_ratio, neuroncore_cycle_count,
  * dma_transfer_average_bytes, *_percent, dma_active_cycles, ...).  Metrics
  * whose inputs are absent, or whose denominator is 0, stay absent.
- * nxp_profile_summarize() uses this same function.  Errors: NXP_E_INVAL.
+ * Every derived field (nxp_summary_field.derived) is recomputed: set when its
+ * inputs allow, made absent otherwise, so deriving twice gives the same result.
+ * `hw` may be NULL: the metrics that need hardware constants (cycles, MFU, HFU,
+ * MBU, peak ratio) are then absent; a constant that is 0 has the same effect.
+ * nxp_profile_summarize() uses this same function.
+ * Errors: NXP_E_INVAL (s NULL, hw with a short struct_size).
  */
 NXP_API int nxp_summary_derive(nxp_summary *s, const nxp_hardware *hw);
 
@@ -118,10 +135,16 @@ typedef struct nxp_throttle_summary {
 	double max_achievable_util_with_throttling_percent;
 } nxp_throttle_summary;
 
-/** Rows filled by nxp_profile_summarize() (0 for a summary made by nxp_summary_new). */
+/** OpcodeSummary rows filled by nxp_profile_summarize(), in engine then opcode
+ *  number order (0 for a summary made by nxp_summary_new, or NULL). */
 NXP_API size_t nxp_summary_opcode_count(const nxp_summary *s);
+/** OpcodeSummary row `index`; strings live as long as the summary.
+ *  Errors: NXP_E_INVAL (NULL, short struct), NXP_E_RANGE. */
 NXP_API int nxp_summary_get_opcode(const nxp_summary *s, size_t index, nxp_opcode_summary *out);
+/** ThrottleSummary rows (one per physical core and throttle type, in that order). */
 NXP_API size_t nxp_summary_throttle_count(const nxp_summary *s);
+/** ThrottleSummary row `index`; strings live as long as the summary.
+ *  Errors: NXP_E_INVAL (NULL, short struct), NXP_E_RANGE. */
 NXP_API int nxp_summary_get_throttle(const nxp_summary *s, size_t index, nxp_throttle_summary *out);
 /**@}*/
 
@@ -130,8 +153,14 @@ typedef struct nxp_profile nxp_profile;
 /**
  * One streaming pass over a profile (constant memory) that fills every Summary
  * field a NEFF + NTFF can support, plus OpcodeSummary and ThrottleSummary.
- * `hw` overrides the hardware description (NULL = chosen from the profile's
- * Metadata arch).  Errors: NXP_E_INVAL, NXP_E_NOMEM, and any cursor error.
+ * `hw` overrides the hardware description (NULL = nxp_hardware_for_arch() of
+ * the profile's Metadata arch; the Metadata clocks are informational and not
+ * used).  With no `hw` and an unknown arch the hardware-dependent metrics are
+ * absent.  The summary outlives the profile; its strings are its own.
+ * Exactly what is summed is specified in doc/metrics.md.
+ * Errors: NXP_E_INVAL (NULL argument, short hw struct), NXP_E_NOMEM, NXP_E_LIMIT
+ * (more distinct DMA queues or throttle groups than the bounded tables hold),
+ * and any cursor error (NXP_E_IO, NXP_E_CRC, NXP_E_TRUNCATED, NXP_E_FORMAT).
  */
 NXP_API int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw, nxp_summary **out, nxp_status *st);
 

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+#include "fuzz_common.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint8_t fz_take_u8(fz_input *in)
+{
+	if (in->size == 0)
+		return 0;
+	uint8_t b = in->data[0];
+	in->data++;
+	in->size--;
+	return b;
+}
+
+uint32_t fz_take_u32(fz_input *in)
+{
+	uint32_t v = 0;
+	for (unsigned i = 0; i < 4; i++)
+		v |= (uint32_t)fz_take_u8(in) << (8 * i);
+	return v;
+}
+
+uint64_t fz_take_u64(fz_input *in)
+{
+	uint64_t lo = fz_take_u32(in);
+	uint64_t hi = fz_take_u32(in);
+	return lo | hi << 32;
+}
+
+struct fz_src {
+	const uint8_t *data;
+	size_t size, pos;
+	uint8_t ctl;
+	unsigned turn;
+	uint32_t rng;
+	size_t fail_at; /* SIZE_MAX: never */
+};
+
+static size_t chunk_len(struct fz_src *s, size_t want)
+{
+	static const size_t primes[] = {1, 2, 3, 5, 7, 11, 13};
+	size_t n = want;
+	switch (s->ctl & FZ_CTL_CHUNK_MASK) {
+	case FZ_CHUNK_ONE:
+		n = 1;
+		break;
+	case FZ_CHUNK_PRIMES:
+		n = primes[s->turn % (sizeof(primes) / sizeof(primes[0]))];
+		break;
+	case FZ_CHUNK_4K:
+		n = 4096;
+		break;
+	case FZ_CHUNK_ODD:
+		n = (s->turn & 1) ? 1 : 4095;
+		break;
+	case FZ_CHUNK_RANDOM:
+		s->rng = s->rng * 1103515245u + 12345u;
+		n = 1 + ((s->rng >> 16) & 63);
+		break;
+	case FZ_CHUNK_HALF:
+		n = want / 2 ? want / 2 : 1;
+		break;
+	default:
+		break;
+	}
+	s->turn++;
+	return n < want ? n : want;
+}
+
+static int64_t fz_read(void *user, void *buf, size_t len)
+{
+	struct fz_src *s = user;
+	if (s->pos >= s->fail_at)
+		return -1;
+	size_t n = chunk_len(s, len);
+	if (n > s->size - s->pos)
+		n = s->size - s->pos;
+	if (s->fail_at != SIZE_MAX && n > s->fail_at - s->pos)
+		n = s->fail_at - s->pos;
+	if (n)
+		memcpy(buf, s->data + s->pos, n);
+	s->pos += n;
+	return (int64_t)n;
+}
+
+static int fz_seek(void *user, uint64_t off)
+{
+	struct fz_src *s = user;
+	if (off > s->size)
+		return -1;
+	s->pos = (size_t)off;
+	return 0;
+}
+
+static int64_t fz_size(void *user)
+{
+	return (int64_t)((struct fz_src *)user)->size;
+}
+
+static void fz_close(void *user)
+{
+	free(user);
+}
+
+nxp_source *fz_source_open(const uint8_t *data, size_t size, uint8_t ctl)
+{
+	nxp_source *src = NULL;
+	if ((ctl & FZ_CTL_CHUNK_MASK) == FZ_CHUNK_MEMORY) {
+		/* A zero-length memory source may legitimately get a NULL pointer. */
+		static const uint8_t empty[1];
+		if (nxp_source_open_memory(&src, size ? data : empty, size, NULL) != NXP_OK)
+			return NULL;
+		return src;
+	}
+	struct fz_src *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->data = data;
+	s->size = size;
+	s->ctl = ctl;
+	s->rng = (uint32_t)size * 2654435761u;
+	s->fail_at = SIZE_MAX;
+	if (ctl & FZ_CTL_IO_ERROR)
+		s->fail_at = (size_t)((uint64_t)size * (1u + (ctl >> 6)) / 5u);
+	nxp_source_callbacks cb;
+	nxp_source_callbacks_init(&cb);
+	cb.read = fz_read;
+	cb.seek = (ctl & FZ_CTL_SEEKABLE) ? fz_seek : NULL;
+	cb.get_size = (ctl & FZ_CTL_NO_SIZE) ? NULL : fz_size;
+	cb.close = fz_close;
+	if (nxp_source_open_callbacks(&src, &cb, s, NULL) != NXP_OK) {
+		free(s);
+		return NULL;
+	}
+	return src;
+}
+
+nxp_source *fz_source_take_rest(fz_input *in)
+{
+	uint8_t ctl = fz_take_u8(in);
+	nxp_source *src = fz_source_open(in->data, in->size, ctl);
+	in->data += in->size;
+	in->size = 0;
+	return src;
+}
+
+void fz_split_pair(const uint8_t *data, size_t size, fz_pair *out)
+{
+	fz_input in = {data, size};
+	out->ctl_a = fz_take_u8(&in);
+	out->ctl_b = fz_take_u8(&in);
+	uint32_t a_len = fz_take_u32(&in);
+	if (a_len > in.size)
+		a_len = (uint32_t)in.size;
+	out->a = in.data;
+	out->a_size = a_len;
+	out->b = in.data + a_len;
+	out->b_size = in.size - a_len;
+}
+
+uint8_t *fz_frame_single(uint8_t ctl, const void *file, size_t len, size_t *out_len)
+{
+	uint8_t *buf = malloc(len + 1);
+	if (!buf)
+		return NULL;
+	buf[0] = ctl;
+	if (len)
+		memcpy(buf + 1, file, len);
+	*out_len = len + 1;
+	return buf;
+}
+
+uint8_t *fz_frame_pair(uint8_t ctl_a, const void *a, size_t a_len, uint8_t ctl_b, const void *b, size_t b_len,
+		       size_t *out_len)
+{
+	if (a_len > UINT32_MAX)
+		return NULL;
+	uint8_t *buf = malloc(6 + a_len + b_len);
+	if (!buf)
+		return NULL;
+	buf[0] = ctl_a;
+	buf[1] = ctl_b;
+	for (unsigned i = 0; i < 4; i++)
+		buf[2 + i] = (uint8_t)(a_len >> (8 * i));
+	if (a_len)
+		memcpy(buf + 6, a, a_len);
+	if (b_len)
+		memcpy(buf + 6 + a_len, b, b_len);
+	*out_len = 6 + a_len + b_len;
+	return buf;
+}
+
+size_t fz_touch(const char *s)
+{
+	if (!s)
+		return 0;
+	size_t h = 0;
+	for (; *s; s++)
+		h = h * 31 + (unsigned char)*s;
+	return h;
+}
+
+void fz_fail(const char *file, int line, const char *cond, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s:%d: contract broken: %s: ", file, line, cond);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+void fz_check_error(int rc, const nxp_status *st, uint64_t input_size, const char *what)
+{
+	FZ_CHECK(rc < 0, "%s: expected an error code, got %d", what, rc);
+	FZ_CHECK(st->code == rc, "%s: returned %d but the status says %d", what, rc, st->code);
+	FZ_CHECK(memchr(st->message, '\0', sizeof(st->message)) != NULL, "%s: unterminated message", what);
+	FZ_CHECK(st->message[0] != '\0', "%s: error %d (%s) without a message", what, rc, nxp_strerror(rc));
+	FZ_CHECK(st->offset >= -1 && (st->offset < 0 || (uint64_t)st->offset <= input_size),
+		 "%s: error offset %lld outside the %llu-byte input (%s)", what, (long long)st->offset,
+		 (unsigned long long)input_size, st->message);
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/* Device → host clock mapping from timestamp_sync_point events
+ * (system-profile.md §3: host = sync_cpu + (t − sync_dev), using the sync point
+ * of the same execution on the same core). */
+#include "status.h"
+#include "system_priv.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sync_point {
+	int64_t nc_idx, dev, host;
+} sync_point;
+
+/* Points kept sorted by (nc_idx, dev) so a query is two binary searches. */
+struct nxp_clock_map {
+	sync_point *p;
+	size_t n, cap;
+};
+
+int nxp_clock_map_new(nxp_clock_map **out)
+{
+	if (!out)
+		return NXP_E_INVAL;
+	*out = calloc(1, sizeof(**out));
+	return *out ? NXP_OK : NXP_E_NOMEM;
+}
+
+static int push(nxp_clock_map *m, int64_t nc_idx, int64_t device_ts, int64_t host_ts)
+{
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 64;
+		sync_point *p = realloc(m->p, cap * sizeof(*p));
+		if (!p)
+			return NXP_E_NOMEM;
+		m->p = p;
+		m->cap = cap;
+	}
+	m->p[m->n++] = (sync_point){nc_idx, device_ts, host_ts};
+	return NXP_OK;
+}
+
+static int cmp_point(const void *a, const void *b);
+
+int nxp_clock_map_add(nxp_clock_map *m, int64_t nc_idx, int64_t device_ts, int64_t host_ts)
+{
+	if (!m)
+		return NXP_E_INVAL;
+	if (push(m, nc_idx, device_ts, host_ts))
+		return NXP_E_NOMEM;
+	/* Insertion: sync points arrive nearly in order. */
+	sync_point x = m->p[m->n - 1];
+	size_t i = m->n - 1;
+	while (i > 0 && cmp_point(&m->p[i - 1], &x) > 0) {
+		m->p[i] = m->p[i - 1];
+		i--;
+	}
+	m->p[i] = x;
+	return NXP_OK;
+}
+
+size_t nxp_clock_map_count(const nxp_clock_map *m)
+{
+	return m ? m->n : 0;
+}
+
+static int cmp_point(const void *a, const void *b)
+{
+	const sync_point *x = a, *y = b;
+	if (x->nc_idx != y->nc_idx)
+		return x->nc_idx < y->nc_idx ? -1 : 1;
+	return x->dev < y->dev ? -1 : x->dev > y->dev;
+}
+
+/* Integer attribute of an extra_attributes_json object. */
+static int attr_i64(json_t *o, const char *key, int64_t *v)
+{
+	json_t *x = json_object_get(o, key);
+	if (json_is_integer(x)) {
+		*v = json_integer_value(x);
+		return 1;
+	}
+	if (json_is_string(x)) {
+		char *end;
+		const char *s = json_string_value(x);
+		long long r = strtoll(s, &end, 10);
+		if (*s && !*end) {
+			*v = r;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int nxp_clock_map_build(nxp_clock_map **out, nxp_system_events *events, uint32_t max_points, nxp_status *st)
+{
+	if (!out || !events)
+		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_clock_map_build: NULL argument");
+	*out = NULL;
+	if (!max_points)
+		max_points = SYS_DEFAULT_MAX_SYNC_POINTS;
+	nxp_clock_map *m;
+	if (nxp_clock_map_new(&m))
+		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+	nxp_system_event ev;
+	ev.struct_size = sizeof(ev);
+	int rc;
+	while ((rc = nxp_system_events_next(events, &ev)) == NXP_OK) {
+		if (strcmp(ev.name, "timestamp_sync_point") != 0 || ev.nc_idx < 0)
+			continue;
+		json_t *a = json_loads(ev.extra_attributes_json, 0, NULL);
+		int64_t cpu, dev;
+		int ok = a && attr_i64(a, "cpu_timestamp_ns", &cpu) && attr_i64(a, "nc_timestamp_ns", &dev);
+		json_decref(a);
+		if (!ok)
+			continue;
+		if (m->n >= max_points) {
+			nxp_clock_map_close(m);
+			return nxp_fail(st, NXP_E_LIMIT, ev.offset, "more than %u timestamp_sync_point events",
+					max_points);
+		}
+		if (push(m, ev.nc_idx, dev, cpu)) {
+			nxp_clock_map_close(m);
+			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		}
+	}
+	if (rc != NXP_END) {
+		nxp_system_events_error(events, st);
+		nxp_clock_map_close(m);
+		return rc;
+	}
+	qsort(m->p, m->n, sizeof(*m->p), cmp_point);
+	*out = m;
+	return NXP_OK;
+}
+
+int nxp_clock_map_to_host(const nxp_clock_map *m, int64_t nc_idx, int64_t device_ts, int64_t *host_ts)
+{
+	if (!m || !host_ts)
+		return NXP_E_INVAL;
+	/* First point of the core, then the first with dev >= device_ts. */
+	size_t lo = 0, hi = m->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->p[mid].nc_idx < nc_idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == m->n || m->p[lo].nc_idx != nc_idx)
+		return NXP_E_NOT_FOUND;
+	hi = m->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->p[mid].nc_idx < nc_idx || (m->p[mid].nc_idx == nc_idx && m->p[mid].dev < device_ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t k = lo;
+	if (k == m->n || m->p[k].nc_idx != nc_idx)
+		k--; /* after the core's last sync point: use that one */
+	*host_ts = m->p[k].host + (device_ts - m->p[k].dev);
+	return NXP_OK;
+}
+
+void nxp_clock_map_close(nxp_clock_map *m)
+{
+	if (!m)
+		return;
+	free(m->p);
+	free(m);
+}

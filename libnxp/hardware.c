@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/* Per-generation hardware constants used by the summary metrics.  One table:
+ * a correction is a one-line change.  Sources: doc/metrics.md (public figures;
+ * the rows marked "assumption" are libnxp's, overridable by the caller). */
+#include "status.h"
+#include "summary_priv.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct hw_row {
+	const char *arch;
+	double te_ghz, ve_ghz, se_ghz, gp_ghz, nc_ghz;
+	double hbm_bw;   /* bytes/s of one HBM stack, as the metrics use it */
+	double dma_bw;   /* bytes/s, 0 = not public */
+	double fp8_mult; /* adjusted-FLOPs multiplier for FP8 */
+} hw_table[] = {
+	/* Trn1 / Inf2: 820 GB/s per chip over 2 stacks = 410 GB/s per stack.
+	 * dma_ddr_bandwidth is not public: 0. */
+	{"trn1", 2.8, 1.12, 1.4, 1.4, 1.4, 410e9, 0.0, 1.0},
+	{"inf2", 2.8, 1.12, 1.4, 1.4, 1.4, 410e9, 0.0, 1.0},
+	/* Trn2: ≈716 GB/s per stack as used by the reference metrics; 435 GB/s DMA. */
+	{"trn2", 2.4, 0.96, 1.2, 1.2, 1.2, 716e9, 435e9, 0.5},
+	/* Trn3: base clock not public (assumption: 1.2 GHz, as Trn2); HBM stack
+	 * bandwidth not public (assumption: 4.9 TB/s per chip over 4 stacks =
+	 * 1.225 TB/s); DMA bandwidth not public: 0. */
+	{"trn3", 2.4, 1.2, 1.2, 1.2, 1.2, 1.225e12, 0.0, 0.5},
+};
+
+static const struct hw_row *find_row(const char *arch)
+{
+	if (!arch)
+		return NULL;
+	for (size_t k = 0; k < sizeof(hw_table) / sizeof(hw_table[0]); k++)
+		if (!strcasecmp(arch, hw_table[k].arch))
+			return &hw_table[k];
+	return NULL;
+}
+
+static void fill(nxp_hardware *h, const struct hw_row *r)
+{
+	memset(h, 0, sizeof(*h));
+	h->struct_size = sizeof(*h);
+	snprintf(h->arch, sizeof(h->arch), "%s", r->arch);
+	h->tensor_engine_num_rows = 128;
+	h->tensor_engine_num_cols = 128;
+	h->tensor_engine_clock_freq = r->te_ghz;
+	h->vector_engine_clock_freq = r->ve_ghz;
+	h->scalar_engine_clock_freq = r->se_ghz;
+	h->gpsimd_engine_clock_freq = r->gp_ghz;
+	h->neuroncore_clock_freq = r->nc_ghz;
+	h->hbm_bandwidth = r->hbm_bw;
+	h->dma_ddr_bandwidth = r->dma_bw;
+	h->fp8_flops_multiplier = r->fp8_mult;
+}
+
+int nxp_hardware_for_arch(const char *arch, nxp_hardware *out)
+{
+	if (!arch || !nxp_struct_ok(out, NXP_HARDWARE_MIN_SIZE))
+		return NXP_E_INVAL;
+	const struct hw_row *r = find_row(arch);
+	if (!r)
+		return NXP_E_NOT_FOUND;
+	nxp_hardware h;
+	fill(&h, r);
+	nxp_struct_out(out, &h, sizeof(h));
+	return NXP_OK;
+}
+
+double nxp_hardware_max_ops(const nxp_hardware *hw)
+{
+	if (!nxp_struct_ok(hw, NXP_HARDWARE_MIN_SIZE))
+		return 0.0;
+	return 2.0 * (double)hw->tensor_engine_num_rows * (double)hw->tensor_engine_num_cols *
+	       hw->tensor_engine_clock_freq * 1e9;
+}
+
+int nxp_hardware_import(nxp_hardware *dst, const nxp_hardware *src)
+{
+	if (!nxp_struct_ok(src, NXP_HARDWARE_MIN_SIZE))
+		return NXP_E_INVAL;
+	char arch[sizeof(src->arch) + 1];
+	memcpy(arch, src->arch, sizeof(src->arch));
+	arch[sizeof(src->arch)] = '\0';
+	const struct hw_row *r = find_row(arch);
+	if (r) {
+		fill(dst, r);
+	} else {
+		memset(dst, 0, sizeof(*dst));
+		dst->struct_size = sizeof(*dst);
+	}
+	size_t n = src->struct_size < sizeof(*dst) ? src->struct_size : sizeof(*dst);
+	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t), n - sizeof(size_t));
+	dst->struct_size = sizeof(*dst);
+	dst->arch[sizeof(dst->arch) - 1] = '\0';
+	return NXP_OK;
+}

@@ -1,0 +1,876 @@
+/* SPDX-License-Identifier: MIT */
+/* nxp_profile_summarize(): one streaming pass over a profile.
+ *
+ * The instruction and DMA cursors are merged by start time, so every busy
+ * interval reaches the interval unions in start order and each union is a
+ * running merge (O(1) memory).  An instruction's busy interval starts after its
+ * semaphore wait ([start + evt_wait_time_ns, end]), which can break start order;
+ * such intervals wait in a small min-heap until the merge has passed their start
+ * (every later record starts at or after the current one), so the heap holds
+ * only intervals still in flight — bounded by concurrency, not by trace length.
+ * Everything else is a counter.  Formulas for ratios live in summary.c
+ * (nxp_summary_derive); what is summed is documented in doc/metrics.md. */
+#include "neff_internal.h"
+#include "status.h"
+#include "summary_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define REORDER_MAX 65536  /* pending instruction intervals (then merged early, approximately) */
+#define QUEUES_MAX 65536   /* distinct DMA queue instances */
+#define THROTTLE_GROUPS_MAX 4096
+/* One slot per opcode byte, plus one for instructions whose pc is not in the NEFF. */
+#define OP_SLOTS (NXP_SUMMARY_OPCODES + 1)
+#define OP_UNKNOWN_PC NXP_SUMMARY_OPCODES
+
+enum { CLS_STATIC, CLS_SW, CLS_HW, CLS_N };
+
+/* A busy interval waiting for the merge to reach its start. */
+typedef struct pending {
+	int64_t lo, hi;
+	int32_t engine;
+	int32_t opcode; /* -1 when it has no opcode row */
+} pending;
+
+/* Current transfer (packet_aggregation_id group) of one DMA queue. */
+typedef struct qslot {
+	int used;
+	int64_t pcore, engine_idx, queue_idx;
+	const char *name;
+	uint64_t hash;
+	int64_t agg;
+	int64_t lo, hi;
+} qslot;
+
+typedef struct tgroup {
+	int64_t pcore;
+	const char *type; /* profile-owned while the pass runs */
+	nxp_union u;
+	double loss_ns; /* sum of window x (1 - k/n) */
+} tgroup;
+
+typedef struct opacc {
+	int64_t count, time_ns;
+	nxp_union u;
+	const char *name;
+} opacc;
+
+typedef struct pass {
+	nxp_profile *p;
+	const nxp_neff *neff;
+	nxp_status *st;
+	double mult[256]; /* adjusted-FLOPs multiplier per dtype */
+	uint8_t dma_op[NXP_SUMMARY_OPCODES]; /* opcode triggers a DMA (its bytes are the packets') */
+
+	/* reorder heap */
+	pending *heap;
+	size_t nheap, capheap;
+	int64_t watermark;
+
+	/* unions */
+	nxp_union total_u, eng_u[NXP_ENGINE_COUNT], dma_u, cls_u[CLS_N], dyn_u;
+	opacc *ops; /* [NXP_ENGINE_COUNT][OP_SLOTS] */
+
+	/* spans */
+	int64_t span_lo, span_hi;
+	int64_t exec_lo, exec_hi;
+
+	/* instruction counters */
+	int64_t eng_count[NXP_ENGINE_COUNT], eng_time[NXP_ENGINE_COUNT];
+	int64_t matmul_count, activate_count, activate_time;
+	int64_t hw_flops, tr_flops, adj_hw_flops, adj_tr_flops;
+	int64_t hbm_read, hbm_write, sbuf_read, sbuf_write, psum_read, psum_write;
+	int64_t spill_save, spill_reload, prsw_bytes, prsw_count;
+	int64_t dma_instr_hbm_read, dma_instr_hbm_write; /* HBM bytes of DMA-trigger instructions */
+
+	/* DMA counters */
+	int64_t pk_count, pk_time, pk_bytes;
+	int64_t cls_count[CLS_N], cls_bytes[CLS_N];
+	int64_t in_q, out_q, w_q;
+	int64_t xfer_count, xfer_time;
+	qslot *q;
+	size_t nq, capq;
+	qslot *qcache[256]; /* direct-mapped by (name pointer, indices): skips hashing the name */
+	/* Per string pointer: the class and queue-bytes kind of a queue_type, and
+	 * whether a memory name is "hbm" (the cursor's strings are interned). */
+	const char *qt_ptr;
+	int qt_cls, qt_kind;
+	const char *mem_ptr[2];
+	int mem_hbm[2];
+
+	/* other tables */
+	int64_t rows;
+	tgroup *tg;
+	size_t ntg;
+} pass;
+
+/* Counters saturate instead of overflowing on hostile input. */
+static inline void sadd(int64_t *acc, int64_t v)
+{
+	if (__builtin_add_overflow(*acc, v, acc))
+		*acc = v > 0 ? INT64_MAX : INT64_MIN;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void span_add(pass *ps, int64_t lo, int64_t hi)
+{
+	if (lo < ps->span_lo)
+		ps->span_lo = lo;
+	if (hi > ps->span_hi)
+		ps->span_hi = hi;
+}
+
+/* Feed one instruction busy interval, in start order, to its unions. */
+static void feed_instr(pass *ps, const pending *e)
+{
+	nxp_union_add(&ps->total_u, e->lo, e->hi);
+	nxp_union_add(&ps->eng_u[e->engine], e->lo, e->hi);
+	if (e->opcode >= 0)
+		nxp_union_add(&ps->ops[e->engine * OP_SLOTS + e->opcode].u, e->lo, e->hi);
+}
+
+static void heap_pop(pass *ps, pending *out)
+{
+	pending *h = ps->heap;
+	*out = h[0];
+	h[0] = h[--ps->nheap];
+	size_t i = 0, n = ps->nheap;
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < n && h[l].lo < h[m].lo)
+			m = l;
+		if (r < n && h[r].lo < h[m].lo)
+			m = r;
+		if (m == i)
+			break;
+		pending t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/* Release every pending interval that starts at or before `upto`. */
+static void heap_release(pass *ps, int64_t upto)
+{
+	pending e;
+	while (ps->nheap && ps->heap[0].lo <= upto) {
+		heap_pop(ps, &e);
+		feed_instr(ps, &e);
+	}
+}
+
+static int heap_push(pass *ps, const pending *e)
+{
+	if (ps->nheap == ps->capheap) {
+		if (ps->capheap >= REORDER_MAX) {
+			/* Bound reached: merge the earliest now (may slightly misplace it). */
+			pending x;
+			heap_pop(ps, &x);
+			feed_instr(ps, &x);
+		} else {
+			size_t cap = ps->capheap ? ps->capheap * 2 : 64;
+			pending *h = realloc(ps->heap, cap * sizeof(*h));
+			if (!h)
+				return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (summary reorder window)");
+			ps->heap = h;
+			ps->capheap = cap;
+		}
+	}
+	pending *h = ps->heap;
+	size_t i = ps->nheap++;
+	h[i] = *e;
+	while (i) {
+		size_t up = (i - 1) / 2;
+		if (h[up].lo <= h[i].lo)
+			break;
+		pending t = h[up];
+		h[up] = h[i];
+		h[i] = t;
+		i = up;
+	}
+	return NXP_OK;
+}
+
+static void advance(pass *ps, int64_t start)
+{
+	if (start > ps->watermark)
+		ps->watermark = start;
+	heap_release(ps, ps->watermark);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static int do_instruction(pass *ps, const nxp_instruction *in)
+{
+	ps->rows++;
+	span_add(ps, in->start_ts, in->end_ts);
+	advance(ps, in->start_ts);
+	int e = in->engine_id;
+	if (e < 0 || e >= NXP_ENGINE_COUNT)
+		return NXP_OK; /* the cursor only returns known engines; be defensive */
+
+	const nxp_static_instr *si = NULL;
+	if (!(in->flags & NXP_INSTRUCTION_PC_UNKNOWN) && in->pcore_idx >= 0 && in->pc >= 0)
+		si = nxp_neff_static_instr(ps->neff, (size_t)in->pcore_idx, e, (uint64_t)in->pc);
+
+	ps->eng_count[e]++;
+	sadd(&ps->eng_time[e], in->duration_ns);
+	if (!si || !si->is_setup) {
+		if (in->start_ts < ps->exec_lo)
+			ps->exec_lo = in->start_ts;
+		if (in->end_ts > ps->exec_hi)
+			ps->exec_hi = in->end_ts;
+	}
+	double m = 1.0;
+	if (si) {
+		sadd(&ps->matmul_count, si->is_matmul);
+		if (si->is_activate) {
+			ps->activate_count++;
+			sadd(&ps->activate_time, in->duration_ns);
+		}
+		m = ps->mult[si->mm_dtype];
+	}
+	/* A transpose reports its FLOPs only in flops_transpose (profile.h). */
+	sadd(&ps->hw_flops, in->raw_flops + in->flops_transpose);
+	sadd(&ps->tr_flops, in->flops_transpose);
+	sadd(&ps->adj_hw_flops, (int64_t)((double)(in->raw_flops + in->flops_transpose) * m + 0.5));
+	sadd(&ps->adj_tr_flops, (int64_t)((double)in->flops_transpose * m + 0.5));
+	if (in->opcode_num < NXP_SUMMARY_OPCODES && ps->dma_op[in->opcode_num]) {
+		sadd(&ps->dma_instr_hbm_read, in->hbm_read_bytes);
+		sadd(&ps->dma_instr_hbm_write, in->hbm_write_bytes);
+	} else {
+		sadd(&ps->hbm_read, in->hbm_read_bytes);
+		sadd(&ps->hbm_write, in->hbm_write_bytes);
+	}
+	sadd(&ps->sbuf_read, in->sbuf_read_bytes);
+	sadd(&ps->sbuf_write, in->sbuf_write_bytes);
+	sadd(&ps->psum_read, in->psum_read_bytes);
+	sadd(&ps->psum_write, in->psum_write_bytes);
+	sadd(&ps->spill_save, in->spill_save_bytes);
+	sadd(&ps->spill_reload, in->spill_reload_bytes);
+	if (in->psum_read_sbuf_write_bytes > 0) {
+		ps->prsw_count++;
+		sadd(&ps->prsw_bytes, in->psum_read_sbuf_write_bytes);
+	}
+
+	int32_t op = -1;
+	if (in->flags & NXP_INSTRUCTION_PC_UNKNOWN)
+		op = OP_UNKNOWN_PC;
+	else if (in->opcode_num < NXP_SUMMARY_OPCODES)
+		op = (int32_t)in->opcode_num;
+	if (op >= 0) {
+		opacc *a = &ps->ops[e * OP_SLOTS + op];
+		a->count++;
+		sadd(&a->time_ns, in->duration_ns);
+		if (!a->name)
+			a->name = in->opcode;
+	}
+
+	/* Busy interval: semaphore wait excluded. */
+	int64_t wait = in->evt_wait_time_ns > 0 ? in->evt_wait_time_ns : 0, lo;
+	if (in->end_ts <= in->start_ts || __builtin_add_overflow(in->start_ts, wait, &lo) || lo >= in->end_ts)
+		return NXP_OK; /* all wait: not busy */
+	pending pe = {lo, in->end_ts, e, op};
+	if (lo <= ps->watermark) {
+		feed_instr(ps, &pe);
+		return NXP_OK;
+	}
+	return heap_push(ps, &pe);
+}
+
+static uint64_t hash_queue(int64_t pcore, int64_t engine_idx, int64_t queue_idx, const char *name)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (const unsigned char *c = (const unsigned char *)(name ? name : ""); *c; c++)
+		h = (h ^ *c) * 1099511628211ull;
+	h ^= (uint64_t)pcore * 0x9E3779B97F4A7C15ull;
+	h ^= (uint64_t)engine_idx * 0xC2B2AE3D27D4EB4Full;
+	h ^= (uint64_t)queue_idx * 0x165667B19E3779F9ull;
+	return h ^ (h >> 29);
+}
+
+static void close_transfer(pass *ps, qslot *q)
+{
+	ps->xfer_count++;
+	sadd(&ps->xfer_time, q->hi > q->lo ? q->hi - q->lo : 0);
+}
+
+static int grow_queues(pass *ps)
+{
+	size_t cap = ps->capq ? ps->capq * 2 : 256;
+	qslot *nq = calloc(cap, sizeof(*nq));
+	if (!nq)
+		return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (summary DMA queue table)");
+	for (size_t k = 0; k < ps->capq; k++) {
+		if (!ps->q[k].used)
+			continue;
+		size_t j = ps->q[k].hash & (cap - 1);
+		while (nq[j].used)
+			j = (j + 1) & (cap - 1);
+		nq[j] = ps->q[k];
+	}
+	free(ps->q);
+	ps->q = nq;
+	ps->capq = cap;
+	memset(ps->qcache, 0, sizeof(ps->qcache));
+	return NXP_OK;
+}
+
+static int find_queue(pass *ps, const nxp_dma_packet *d, qslot **out)
+{
+	const char *name = d->queue_name ? d->queue_name : "";
+	size_t ci = (((uintptr_t)name >> 3) ^ (uintptr_t)d->queue_idx * 31u ^ (uintptr_t)d->engine_idx * 131u ^
+		     (uintptr_t)d->pcore_idx * 1031u) & 255u;
+	qslot *l = ps->qcache[ci];
+	if (l && l->name == name && l->pcore == d->pcore_idx && l->engine_idx == d->engine_idx &&
+	    l->queue_idx == d->queue_idx) {
+		*out = l;
+		return NXP_OK;
+	}
+	if ((ps->nq + 1) * 2 > ps->capq) {
+		if (ps->nq >= QUEUES_MAX)
+			return nxp_fail(ps->st, NXP_E_LIMIT, -1, "more than %d distinct DMA queues", QUEUES_MAX);
+		int rc = grow_queues(ps);
+		if (rc)
+			return rc;
+	}
+	uint64_t h = hash_queue(d->pcore_idx, d->engine_idx, d->queue_idx, name);
+	size_t j = h & (ps->capq - 1);
+	while (ps->q[j].used) {
+		qslot *q = &ps->q[j];
+		if (q->hash == h && q->pcore == d->pcore_idx && q->engine_idx == d->engine_idx &&
+		    q->queue_idx == d->queue_idx && (q->name == name || !strcmp(q->name, name))) {
+			q->name = name;
+			*out = ps->qcache[ci] = q;
+			return NXP_OK;
+		}
+		j = (j + 1) & (ps->capq - 1);
+	}
+	qslot *q = &ps->q[j];
+	q->used = 1;
+	q->pcore = d->pcore_idx;
+	q->engine_idx = d->engine_idx;
+	q->queue_idx = d->queue_idx;
+	q->name = name;
+	q->hash = h;
+	q->agg = INT64_MIN;
+	ps->nq++;
+	*out = ps->qcache[ci] = q;
+	return NXP_OK;
+}
+
+static int qtype_is(const char *t, const char *want)
+{
+	return t && t[0] == want[0] && !strcmp(t, want);
+}
+
+static int is_hbm(pass *ps, int k, const char *mem)
+{
+	if (mem != ps->mem_ptr[k] || !mem) {
+		ps->mem_ptr[k] = mem;
+		ps->mem_hbm[k] = qtype_is(mem, "hbm");
+	}
+	return ps->mem_hbm[k];
+}
+
+static int do_dma(pass *ps, const nxp_dma_packet *d)
+{
+	ps->rows++;
+	span_add(ps, d->start_ts, d->end_ts);
+	advance(ps, d->start_ts);
+	if (d->start_ts < ps->exec_lo)
+		ps->exec_lo = d->start_ts;
+	if (d->end_ts > ps->exec_hi)
+		ps->exec_hi = d->end_ts;
+
+	if (d->queue_type != ps->qt_ptr || !ps->qt_ptr) {
+		const char *t = d->queue_type;
+		ps->qt_ptr = t;
+		ps->qt_cls = qtype_is(t, "software_dynamic")	 ? CLS_SW
+			     : qtype_is(t, "hardware_dynamic") ? CLS_HW
+							       : CLS_STATIC;
+		ps->qt_kind = qtype_is(t, "input") ? 1 : qtype_is(t, "output") ? 2 : qtype_is(t, "data") ? 3 : 0;
+	}
+	const int cls = ps->qt_cls;
+	ps->pk_count++;
+	sadd(&ps->pk_time, d->duration_ns);
+	sadd(&ps->pk_bytes, d->transfer_bytes);
+	ps->cls_count[cls]++;
+	sadd(&ps->cls_bytes[cls], d->transfer_bytes);
+	if (ps->qt_kind == 1)
+		sadd(&ps->in_q, d->transfer_bytes);
+	else if (ps->qt_kind == 2)
+		sadd(&ps->out_q, d->transfer_bytes);
+	else if (ps->qt_kind == 3)
+		sadd(&ps->w_q, d->transfer_bytes);
+	if (is_hbm(ps, 0, d->source))
+		sadd(&ps->hbm_read, d->read_bytes);
+	if (is_hbm(ps, 1, d->dest))
+		sadd(&ps->hbm_write, d->write_bytes);
+
+	nxp_union_add(&ps->total_u, d->start_ts, d->end_ts);
+	nxp_union_add(&ps->dma_u, d->start_ts, d->end_ts);
+	nxp_union_add(&ps->cls_u[cls], d->start_ts, d->end_ts);
+	if (cls != CLS_STATIC)
+		nxp_union_add(&ps->dyn_u, d->start_ts, d->end_ts);
+
+	/* Aggregated transfers: a transfer's packets are contiguous in its queue. */
+	qslot *q = NULL;
+	int rc = find_queue(ps, d, &q);
+	if (rc)
+		return rc;
+	if (q->agg != d->packet_aggregation_id) {
+		if (q->agg != INT64_MIN)
+			close_transfer(ps, q);
+		q->agg = d->packet_aggregation_id;
+		q->lo = d->start_ts;
+		q->hi = d->end_ts;
+	} else {
+		if (d->start_ts < q->lo)
+			q->lo = d->start_ts;
+		if (d->end_ts > q->hi)
+			q->hi = d->end_ts;
+	}
+	return NXP_OK;
+}
+
+static int do_throttle(pass *ps, const nxp_throttle *t)
+{
+	ps->rows++;
+	span_add(ps, t->timestamp, t->timestamp);
+	const char *type = t->type ? t->type : "";
+	tgroup *g = NULL;
+	for (size_t k = 0; k < ps->ntg; k++)
+		if (ps->tg[k].pcore == t->pcore_idx && !strcmp(ps->tg[k].type, type)) {
+			g = &ps->tg[k];
+			break;
+		}
+	if (!g) {
+		if (ps->ntg >= THROTTLE_GROUPS_MAX)
+			return nxp_fail(ps->st, NXP_E_LIMIT, -1, "more than %d throttle (core, type) groups",
+					THROTTLE_GROUPS_MAX);
+		tgroup *ng = realloc(ps->tg, (ps->ntg + 1) * sizeof(*ng));
+		if (!ng)
+			return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (throttle groups)");
+		ps->tg = ng;
+		g = &ps->tg[ps->ntg++];
+		memset(g, 0, sizeof(*g));
+		g->pcore = t->pcore_idx;
+		g->type = type;
+	}
+	int64_t dur = t->duration > 0 ? t->duration : 0, end;
+	if (__builtin_add_overflow(t->timestamp, dur, &end))
+		end = INT64_MAX;
+	nxp_union_add(&g->u, t->timestamp, end);
+	if (t->n > 0 && t->k >= 0 && t->k <= t->n)
+		g->loss_ns += (double)dur * (1.0 - (double)t->k / (double)t->n);
+	return NXP_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static int cursor_fail(pass *ps, nxp_cursor *c, int rc)
+{
+	nxp_status tmp;
+	nxp_status_init(&tmp);
+	if (c && nxp_cursor_error(c, &tmp) < 0)
+		nxp_status_copy(ps->st, &tmp);
+	else
+		nxp_fail(ps->st, rc, -1, "summary: cursor failed: %s", nxp_strerror(rc));
+	return rc;
+}
+
+static int open_cursor(pass *ps, int table, nxp_cursor **out)
+{
+	nxp_cursor_options o;
+	nxp_cursor_options_init(&o);
+	return nxp_cursor_open(out, ps->p, table, &o, ps->st);
+}
+
+/* The instruction and DMA cursors merged by start time. */
+static int main_loop(pass *ps)
+{
+	nxp_cursor *ci = NULL, *cd = NULL;
+	int rc = open_cursor(ps, NXP_TABLE_INSTRUCTION, &ci);
+	if (!rc)
+		rc = open_cursor(ps, NXP_TABLE_DMA_PACKET, &cd);
+	if (rc)
+		goto out;
+	nxp_instruction in;
+	nxp_dma_packet dp;
+	in.struct_size = sizeof(in);
+	dp.struct_size = sizeof(dp);
+	int hi = nxp_cursor_next_instruction(ci, &in);
+	int hd = nxp_cursor_next_dma_packet(cd, &dp);
+	for (;;) {
+		if (hi < 0) {
+			rc = cursor_fail(ps, ci, hi);
+			goto out;
+		}
+		if (hd < 0) {
+			rc = cursor_fail(ps, cd, hd);
+			goto out;
+		}
+		if (hi == NXP_END && hd == NXP_END)
+			break;
+		if (hd == NXP_END || (hi == NXP_OK && in.start_ts <= dp.start_ts)) {
+			rc = do_instruction(ps, &in);
+			if (rc)
+				goto out;
+			hi = nxp_cursor_next_instruction(ci, &in);
+		} else {
+			rc = do_dma(ps, &dp);
+			if (rc)
+				goto out;
+			hd = nxp_cursor_next_dma_packet(cd, &dp);
+		}
+	}
+	heap_release(ps, INT64_MAX);
+	rc = NXP_OK;
+out:
+	nxp_cursor_close(ci);
+	nxp_cursor_close(cd);
+	return rc;
+}
+
+/* Semaphore, throttle, error and execution tables: rows and the span. */
+static int side_tables(pass *ps)
+{
+	static const int tables[] = {NXP_TABLE_SEMAPHORE_UPDATE, NXP_TABLE_THROTTLE, NXP_TABLE_ERROR,
+				     NXP_TABLE_EXECUTION};
+	for (size_t k = 0; k < sizeof(tables) / sizeof(tables[0]); k++) {
+		nxp_cursor *c = NULL;
+		int rc = open_cursor(ps, tables[k], &c);
+		if (rc)
+			return rc;
+		int own = 0; /* the failure is the pass's (status already filled), not the cursor's */
+		for (;;) {
+			union {
+				nxp_semaphore_update s;
+				nxp_throttle t;
+				nxp_error_record e;
+				nxp_execution x;
+			} r;
+			switch (tables[k]) {
+			case NXP_TABLE_SEMAPHORE_UPDATE:
+				r.s.struct_size = sizeof(r.s);
+				rc = nxp_cursor_next_semaphore_update(c, &r.s);
+				if (rc == NXP_OK) {
+					ps->rows++;
+					span_add(ps, r.s.timestamp, r.s.timestamp);
+				}
+				break;
+			case NXP_TABLE_THROTTLE:
+				r.t.struct_size = sizeof(r.t);
+				rc = nxp_cursor_next_throttle(c, &r.t);
+				if (rc == NXP_OK) {
+					rc = do_throttle(ps, &r.t);
+					own = rc < 0;
+				}
+				break;
+			case NXP_TABLE_ERROR:
+				r.e.struct_size = sizeof(r.e);
+				rc = nxp_cursor_next_error(c, &r.e);
+				if (rc == NXP_OK) {
+					ps->rows++;
+					span_add(ps, r.e.timestamp, r.e.timestamp);
+				}
+				break;
+			default:
+				r.x.struct_size = sizeof(r.x);
+				rc = nxp_cursor_next_execution(c, &r.x);
+				if (rc == NXP_OK) {
+					ps->rows++;
+					span_add(ps, r.x.execution_start_ts, r.x.execution_end_ts);
+				}
+				break;
+			}
+			if (rc != NXP_OK)
+				break;
+		}
+		if (rc < 0) {
+			if (!own)
+				cursor_fail(ps, c, rc);
+			nxp_cursor_close(c);
+			return rc;
+		}
+		nxp_cursor_close(c);
+	}
+	return NXP_OK;
+}
+
+static char *dupstr(const char *s)
+{
+	size_t n = strlen(s ? s : "") + 1;
+	char *d = malloc(n);
+	if (d)
+		memcpy(d, s ? s : "", n);
+	return d;
+}
+
+static double sec(int64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static int fill(pass *ps, nxp_summary *s, const nxp_metadata *md, const nxp_hardware *hw)
+{
+	/* total_time: TPB start -> stop when the trace has both, else the span. */
+	int64_t t0 = 0, t1 = -1;
+	if (md->tpb_start_ts != INT64_MIN && md->tpb_stop_ts != INT64_MIN && md->tpb_stop_ts >= md->tpb_start_ts) {
+		t0 = md->tpb_start_ts;
+		t1 = md->tpb_stop_ts;
+	} else {
+		if (md->tpb_start_ts != INT64_MIN)
+			span_add(ps, md->tpb_start_ts, md->tpb_start_ts);
+		if (md->tpb_stop_ts != INT64_MIN)
+			span_add(ps, md->tpb_stop_ts, md->tpb_stop_ts);
+		if (ps->span_lo <= ps->span_hi) {
+			t0 = ps->span_lo;
+			t1 = ps->span_hi;
+		}
+	}
+	const int64_t total_ns = t1 >= t0 ? t1 - t0 : -1;
+	if (total_ns >= 0)
+		nxp_summary_set_float(s, NXP_SF_total_time, sec(total_ns));
+
+	if (md->trace_count >= 0)
+		nxp_summary_set_int(s, NXP_SF_trace_count, md->trace_count);
+	if (md->event_count >= 0)
+		nxp_summary_set_int(s, NXP_SF_event_count, md->event_count);
+	nxp_summary_set_int(s, NXP_SF_total_row_count, ps->rows);
+
+	/* Engines. */
+	static const int eng_fields[NXP_ENGINE_COUNT][3] = {
+		[NXP_ENGINE_TENSOR] = {NXP_SF_tensor_engine_instruction_time, NXP_SF_tensor_engine_active_time,
+				       NXP_SF_tensor_engine_instruction_count},
+		[NXP_ENGINE_VECTOR] = {NXP_SF_vector_engine_instruction_time, NXP_SF_vector_engine_active_time,
+				       NXP_SF_vector_engine_instruction_count},
+		[NXP_ENGINE_SCALAR] = {NXP_SF_scalar_engine_instruction_time, NXP_SF_scalar_engine_active_time,
+				       NXP_SF_scalar_engine_instruction_count},
+		[NXP_ENGINE_GPSIMD] = {NXP_SF_gpsimd_engine_instruction_time, NXP_SF_gpsimd_engine_active_time,
+				       NXP_SF_gpsimd_engine_instruction_count},
+		[NXP_ENGINE_SYNC] = {NXP_SF_sync_engine_instruction_time, NXP_SF_sync_engine_active_time,
+				     NXP_SF_sync_engine_instruction_count},
+	};
+	for (int e = 0; e < NXP_ENGINE_COUNT; e++) {
+		nxp_summary_set_float(s, eng_fields[e][0], sec(ps->eng_time[e]));
+		nxp_summary_set_float(s, eng_fields[e][1], sec(nxp_union_length(&ps->eng_u[e])));
+		nxp_summary_set_int(s, eng_fields[e][2], ps->eng_count[e]);
+	}
+	nxp_summary_set_int(s, NXP_SF_matmul_instruction_count, ps->matmul_count);
+	nxp_summary_set_int(s, NXP_SF_activate_instruction_count, ps->activate_count);
+	nxp_summary_set_float(s, NXP_SF_activate_instruction_time, sec(ps->activate_time));
+
+	/* FLOPs and memory traffic. */
+	nxp_summary_set_int(s, NXP_SF_hardware_flops, ps->hw_flops);
+	nxp_summary_set_int(s, NXP_SF_transpose_flops, ps->tr_flops);
+	nxp_summary_set_int(s, NXP_SF_adjusted_hardware_flops, ps->adj_hw_flops);
+	nxp_summary_set_int(s, NXP_SF_adjusted_transpose_flops, ps->adj_tr_flops);
+	/* HBM traffic: DMA packets that read/write HBM, plus compute instructions
+	 * that address HBM themselves.  A DMA-trigger instruction describes the
+	 * same bytes as its packets, so it counts only when the trace has no DMA
+	 * packets at all (captured without DMA notifications). */
+	if (ps->pk_count == 0) {
+		sadd(&ps->hbm_read, ps->dma_instr_hbm_read);
+		sadd(&ps->hbm_write, ps->dma_instr_hbm_write);
+	}
+	nxp_summary_set_int(s, NXP_SF_hbm_read_bytes, ps->hbm_read);
+	nxp_summary_set_int(s, NXP_SF_hbm_write_bytes, ps->hbm_write);
+	nxp_summary_set_int(s, NXP_SF_sbuf_read_bytes, ps->sbuf_read);
+	nxp_summary_set_int(s, NXP_SF_sbuf_write_bytes, ps->sbuf_write);
+	nxp_summary_set_int(s, NXP_SF_psum_read_bytes, ps->psum_read);
+	nxp_summary_set_int(s, NXP_SF_psum_write_bytes, ps->psum_write);
+	nxp_summary_set_int(s, NXP_SF_spill_save_bytes, ps->spill_save);
+	nxp_summary_set_int(s, NXP_SF_spill_reload_bytes, ps->spill_reload);
+	nxp_summary_set_int(s, NXP_SF_psum_read_sbuf_write_count, ps->prsw_count);
+	nxp_summary_set_int(s, NXP_SF_psum_read_sbuf_write_bytes, ps->prsw_bytes);
+
+	/* The NEFF's static totals. */
+	nxp_neff_totals tot;
+	nxp_neff_get_totals(ps->neff, &tot);
+	if (tot.model_flops >= 0)
+		nxp_summary_set_int(s, NXP_SF_model_flops, tot.model_flops);
+	if (tot.weight_size_bytes >= 0)
+		nxp_summary_set_int(s, NXP_SF_weight_size_bytes, tot.weight_size_bytes);
+	if (tot.weight_size_bytes >= 0 && tot.input_size_bytes >= 0)
+		nxp_summary_set_int(s, NXP_SF_inputs_and_weights_size_bytes,
+				    tot.input_size_bytes + tot.weight_size_bytes);
+	if (tot.weight_size_bytes >= 0 && tot.input_size_bytes >= 0 && tot.output_size_bytes >= 0)
+		nxp_summary_set_int(s, NXP_SF_inputs_outputs_weights_size_bytes,
+				    tot.input_size_bytes + tot.output_size_bytes + tot.weight_size_bytes);
+	if (tot.dma_queue_count >= 0)
+		nxp_summary_set_int(s, NXP_SF_dma_queue_count, tot.dma_queue_count);
+
+	/* DMA. */
+	for (size_t k = 0; k < ps->capq; k++)
+		if (ps->q[k].used && ps->q[k].agg != INT64_MIN)
+			close_transfer(ps, &ps->q[k]);
+	nxp_summary_set_int(s, NXP_SF_dma_packet_count, ps->pk_count);
+	nxp_summary_set_float(s, NXP_SF_dma_packet_time, sec(ps->pk_time));
+	nxp_summary_set_float(s, NXP_SF_dma_active_time, sec(nxp_union_length(&ps->dma_u)));
+	nxp_summary_set_int(s, NXP_SF_dma_transfer_count, ps->xfer_count);
+	nxp_summary_set_float(s, NXP_SF_dma_transfer_time, sec(ps->xfer_time));
+	nxp_summary_set_int(s, NXP_SF_dma_transfer_total_bytes, ps->pk_bytes);
+	nxp_summary_set_int(s, NXP_SF_static_dma_packet_count, ps->cls_count[CLS_STATIC]);
+	nxp_summary_set_int(s, NXP_SF_static_dma_size, ps->cls_bytes[CLS_STATIC]);
+	nxp_summary_set_float(s, NXP_SF_static_dma_active_time, sec(nxp_union_length(&ps->cls_u[CLS_STATIC])));
+	nxp_summary_set_int(s, NXP_SF_software_dynamic_dma_packet_count, ps->cls_count[CLS_SW]);
+	nxp_summary_set_int(s, NXP_SF_software_dynamic_dma_size, ps->cls_bytes[CLS_SW]);
+	nxp_summary_set_float(s, NXP_SF_software_dynamic_dma_active_time, sec(nxp_union_length(&ps->cls_u[CLS_SW])));
+	nxp_summary_set_int(s, NXP_SF_hardware_dynamic_dma_packet_count, ps->cls_count[CLS_HW]);
+	nxp_summary_set_int(s, NXP_SF_hardware_dynamic_dma_size, ps->cls_bytes[CLS_HW]);
+	nxp_summary_set_float(s, NXP_SF_hardware_dynamic_dma_active_time, sec(nxp_union_length(&ps->cls_u[CLS_HW])));
+	nxp_summary_set_float(s, NXP_SF_dynamic_dma_active_time, sec(nxp_union_length(&ps->dyn_u)));
+	nxp_summary_set_int(s, NXP_SF_input_queue_bytes, ps->in_q);
+	nxp_summary_set_int(s, NXP_SF_output_queue_bytes, ps->out_q);
+	nxp_summary_set_int(s, NXP_SF_weight_queue_bytes, ps->w_q);
+
+	/* Overall. */
+	if (ps->exec_lo <= ps->exec_hi)
+		nxp_summary_set_float(s, NXP_SF_total_exec_time, sec(ps->exec_hi - ps->exec_lo));
+	nxp_summary_set_float(s, NXP_SF_total_active_time, sec(nxp_union_length(&ps->total_u)));
+
+	/* OpcodeSummary rows, engine then opcode number order. */
+	size_t nrows = 0;
+	for (size_t k = 0; k < (size_t)NXP_ENGINE_COUNT * OP_SLOTS; k++)
+		nrows += ps->ops[k].count > 0;
+	if (nrows) {
+		s->opcodes = calloc(nrows, sizeof(*s->opcodes));
+		if (!s->opcodes)
+			return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (opcode summary)");
+		for (size_t k = 0; k < (size_t)NXP_ENGINE_COUNT * OP_SLOTS; k++) {
+			const opacc *a = &ps->ops[k];
+			if (!a->count)
+				continue;
+			nxp_summary_opcode_row *r = &s->opcodes[s->n_opcodes];
+			r->engine = (int32_t)(k / OP_SLOTS);
+			r->engine_name = nxp_engine_name(r->engine);
+			r->opcode_num = (uint32_t)(k % OP_SLOTS);
+			r->opcode = dupstr(a->name);
+			if (!r->opcode)
+				return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (opcode summary)");
+			s->n_opcodes++;
+			r->instruction_count = a->count;
+			r->instruction_time_ns = a->time_ns;
+			r->active_time_ns = nxp_union_length(&a->u);
+			r->active_time_percent = total_ns > 0 ? (double)r->active_time_ns / (double)total_ns : 0.0;
+		}
+	}
+
+	/* ThrottleSummary rows, core then type order. */
+	if (ps->ntg) {
+		s->throttles = calloc(ps->ntg, sizeof(*s->throttles));
+		if (!s->throttles)
+			return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (throttle summary)");
+		for (size_t k = 1; k < ps->ntg; k++) { /* insertion sort: a handful of groups */
+			tgroup g = ps->tg[k];
+			size_t j = k;
+			while (j && (ps->tg[j - 1].pcore > g.pcore ||
+				     (ps->tg[j - 1].pcore == g.pcore && strcmp(ps->tg[j - 1].type, g.type) > 0))) {
+				ps->tg[j] = ps->tg[j - 1];
+				j--;
+			}
+			ps->tg[j] = g;
+		}
+		for (size_t k = 0; k < ps->ntg; k++) {
+			const tgroup *g = &ps->tg[k];
+			nxp_summary_throttle_row *r = &s->throttles[s->n_throttles];
+			r->throttle_type = dupstr(g->type);
+			if (!r->throttle_type)
+				return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (throttle summary)");
+			s->n_throttles++;
+			r->nc_idx = (int32_t)g->pcore;
+			r->throttle_active_time_ns = nxp_union_length(&g->u);
+			if (total_ns > 0) {
+				double u = 1.0 - g->loss_ns / (double)total_ns;
+				r->throttle_active_time_percent = (double)r->throttle_active_time_ns / (double)total_ns;
+				r->max_achievable_util_with_throttling_percent = u < 0.0 ? 0.0 : u;
+			} else {
+				r->throttle_active_time_percent = 0.0;
+				r->max_achievable_util_with_throttling_percent = 1.0;
+			}
+		}
+	}
+
+	return nxp_summary_derive(s, hw);
+}
+
+int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw_in, nxp_summary **out, nxp_status *st)
+{
+	if (out)
+		*out = NULL;
+	if (!p || !out)
+		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_summarize: NULL argument");
+	nxp_hardware hw;
+	const nxp_hardware *hwp = NULL;
+	nxp_metadata md;
+	memset(&md, 0, sizeof(md));
+	md.struct_size = sizeof(md);
+	int rc = nxp_profile_get_metadata(p, &md);
+	if (rc)
+		return nxp_fail(st, rc, -1, "nxp_profile_summarize: cannot read the profile's metadata");
+	if (hw_in) {
+		if (nxp_hardware_import(&hw, hw_in) != NXP_OK)
+			return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_summarize: hardware struct_size too small");
+		hwp = &hw;
+	} else {
+		hw.struct_size = sizeof(hw);
+		if (md.arch && nxp_hardware_for_arch(md.arch, &hw) == NXP_OK)
+			hwp = &hw;
+	}
+
+	pass *ps = calloc(1, sizeof(*ps));
+	nxp_summary *s = NULL;
+	if (!ps)
+		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
+	ps->ops = calloc((size_t)NXP_ENGINE_COUNT * OP_SLOTS, sizeof(*ps->ops));
+	if (!ps->ops || nxp_summary_new(&s) != NXP_OK) {
+		rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
+		goto out;
+	}
+	ps->p = p;
+	ps->neff = nxp_profile_neff(p);
+	ps->st = st;
+	ps->watermark = INT64_MIN;
+	ps->span_lo = ps->exec_lo = INT64_MAX;
+	ps->span_hi = ps->exec_hi = INT64_MIN;
+	/* Adjusted FLOPs follow the hardware in use: the FP8 multiplier is the
+	 * description's (the only arch-dependent one), the rest are fixed. */
+	const char *arch = hwp ? hwp->arch : md.arch;
+	for (int d = 0; d < 256; d++) {
+		double m = nxp_adjusted_flops_multiplier(d, arch);
+		if (hwp && nxp_adjusted_flops_multiplier(d, "trn1") != nxp_adjusted_flops_multiplier(d, "trn2"))
+			m = hwp->fp8_flops_multiplier;
+		ps->mult[d] = m;
+	}
+	/* DMA-trigger opcodes by name (DMAMEMCPY, DMA_INDIRECT, DMA_TRANSPOSE,
+	 * PSEUDO_DMATRIGGER): the opcode table is the NEFF module's. */
+	for (unsigned o = 0; o < NXP_SUMMARY_OPCODES; o++) {
+		const char *name = nxp_opcode_name(o);
+		ps->dma_op[o] = name && strstr(name, "DMA") != NULL;
+	}
+
+	rc = main_loop(ps);
+	if (!rc)
+		rc = side_tables(ps);
+	if (!rc)
+		rc = fill(ps, s, &md, hwp);
+out:
+	if (ps) {
+		free(ps->heap);
+		free(ps->q);
+		free(ps->tg);
+		free(ps->ops);
+		free(ps);
+	}
+	if (rc) {
+		nxp_summary_close(s);
+		return rc;
+	}
+	*out = s;
+	return NXP_OK;
+}

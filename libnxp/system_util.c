@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/* Small helpers of the system-profile module: option defaults, a growable
+ * string, JSON string quoting, ISO time, and the event-name group table. */
+#include "status.h"
+#include "system_priv.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int sys_opts_resolve(sys_opts *o, const nxp_system_options *in)
+{
+	memset(o, 0, sizeof(*o));
+	nxp_system_options d;
+	nxp_system_options_init(&d);
+	if (in) {
+		if (!nxp_struct_ok(in, offsetof(nxp_system_options, flags) + sizeof(in->flags)))
+			return NXP_E_INVAL;
+		size_t n = in->struct_size < sizeof(d) ? in->struct_size : sizeof(d);
+		memcpy((char *)&d + sizeof(size_t), (const char *)in + sizeof(size_t), n - sizeof(size_t));
+	}
+	o->flags = d.flags;
+	o->max_message = d.max_message_size ? d.max_message_size : SYS_DEFAULT_MAX_MESSAGE;
+	o->max_json_event = d.max_json_event ? d.max_json_event : SYS_DEFAULT_MAX_JSON_EVENT;
+	o->max_json_depth = d.max_json_depth ? d.max_json_depth : SYS_DEFAULT_MAX_JSON_DEPTH;
+	o->max_pending = d.max_pending ? d.max_pending : SYS_DEFAULT_MAX_PENDING;
+	o->instance_id = d.instance_id ? d.instance_id : "";
+	return NXP_OK;
+}
+
+void sb_reset(sbuf *b)
+{
+	b->len = 0;
+	if (b->s)
+		b->s[0] = '\0';
+}
+
+void sb_free(sbuf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof(*b));
+}
+
+static int sb_grow(sbuf *b, size_t more)
+{
+	if (b->oom)
+		return -1;
+	if (b->len + more + 1 <= b->cap)
+		return 0;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < b->len + more + 1)
+		cap *= 2;
+	char *s = realloc(b->s, cap);
+	if (!s) {
+		b->oom = 1;
+		return -1;
+	}
+	b->s = s;
+	b->cap = cap;
+	return 0;
+}
+
+void sb_put(sbuf *b, const char *s, size_t n)
+{
+	if (sb_grow(b, n))
+		return;
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void sb_puts(sbuf *b, const char *s)
+{
+	sb_put(b, s, strlen(s));
+}
+
+void sb_printf(sbuf *b, const char *fmt, ...)
+{
+	char tmp[128];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(tmp)) {
+		sb_put(b, tmp, (size_t)n);
+		return;
+	}
+	if (sb_grow(b, (size_t)n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void sb_json_str(sbuf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	sb_put(b, "\"", 1);
+	size_t run = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		sb_put(b, s + run, i - run);
+		run = i + 1;
+		char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+		switch (c) {
+		case '"': sb_put(b, "\\\"", 2); break;
+		case '\\': sb_put(b, "\\\\", 2); break;
+		case '\n': sb_put(b, "\\n", 2); break;
+		case '\t': sb_put(b, "\\t", 2); break;
+		case '\r': sb_put(b, "\\r", 2); break;
+		default: sb_put(b, esc, 6);
+		}
+	}
+	sb_put(b, s + run, n - run);
+	sb_put(b, "\"", 1);
+}
+
+const char *sb_cstr(sbuf *b)
+{
+	return b->s && !b->oom ? b->s : "";
+}
+
+char *sys_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+void sys_iso_time(int64_t ns, char *out, size_t size)
+{
+	int64_t sec = ns / 1000000000, frac = ns % 1000000000;
+	if (frac < 0) {
+		frac += 1000000000;
+		sec--;
+	}
+	time_t t = (time_t)sec;
+	struct tm tm;
+	if (!gmtime_r(&t, &tm)) {
+		snprintf(out, size, "%s", "");
+		return;
+	}
+	snprintf(out, size, "%04d-%02d-%02dT%02d:%02d:%02d.%09lldZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+		 tm.tm_hour, tm.tm_min, tm.tm_sec, (long long)frac);
+}
+
+/* Event-name groups as observed (system-profile.md §2).  Names not listed
+ * (the observed list ends with "...") are classified by prefix: nrt_, kbl_,
+ * kmgr_, dmem_ are runtime software; anything else is unknown (0). */
+static const char *const hardware_names[] = {
+	"nc_exec_running", "cc_running", "cc_exec_barrier", "numerical_err",
+	"nrt_model_switch", "timestamp_sync_point", "hw_notify",
+};
+static const char *const software_prefixes[] = {"nrt_", "kbl_", "kmgr_", "dmem_"};
+
+uint32_t nxp_system_event_group(const char *name)
+{
+	if (!name)
+		return 0;
+	for (size_t i = 0; i < sizeof(hardware_names) / sizeof(hardware_names[0]); i++)
+		if (!strcmp(name, hardware_names[i]))
+			return NXP_SYSEV_HARDWARE;
+	for (size_t i = 0; i < sizeof(software_prefixes) / sizeof(software_prefixes[0]); i++)
+		if (!strncmp(name, software_prefixes[i], strlen(software_prefixes[i])))
+			return NXP_SYSEV_SOFTWARE;
+	return 0;
+}

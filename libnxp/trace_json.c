@@ -1,0 +1,838 @@
+/* SPDX-License-Identifier: MIT */
+/* trace.json / trace.json.gz (Chrome Trace Event format, as written by the
+ * PyTorch profiler / Kineto and JAX).
+ *
+ * The document is never loaded whole.  A small tokenizer walks the top level
+ * (an object with `traceEvents`, or a bare array), tracking string/escape state
+ * and bracket depth; each event object's bytes (at most max_json_event) are
+ * handed to jansson's json_loadb, converted to a row, and freed.  Other
+ * top-level values (deviceProperties, ...) are skipped without being stored,
+ * except baseTimeNanoseconds.  Since Kineto may write baseTimeNanoseconds after
+ * traceEvents, a seekable input whose base has not been seen when traceEvents
+ * starts is pre-scanned once (skipping the array) for it. */
+#include "source.h"
+#include "status.h"
+#include "system_priv.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define JEOF (-1000)
+#define KEY_MAX 64
+
+enum { S_START, S_OBJ_KEY, S_OBJ_SEP, S_ARRAY, S_ARRAY_SEP, S_DRAIN, S_DONE };
+
+/* One open B slice. */
+typedef struct slice {
+	char *name, *cat, *args;
+	int64_t ts, id;
+	uint64_t offset;
+} slice;
+
+/* Per-thread stack of open B slices, and M names, keyed by text. */
+typedef struct tentry {
+	char *key;      /* "p\x1f<pid>" (process name), "t\x1f<pid>\x1f<tid>" (thread name/stack) */
+	char *name;     /* M name, or NULL */
+	slice *stack;
+	size_t depth, cap;
+} tentry;
+
+typedef struct json_reader {
+	sysrd base;
+	sysin in;
+	sys_opts o;
+	int state;
+	int bare;              /* top level is an array */
+	int have_base, prescanned;
+	int64_t base_ns;
+	int64_t elem;          /* element index in traceEvents */
+	size_t pending;        /* open B slices */
+	tentry *tab;
+	size_t tab_cap, tab_n;
+	/* drain of open B slices at the end */
+	size_t drain_i, drain_j;
+	/* row storage */
+	sbuf ev, key, pidt, tidt, flow, tkey;
+	json_t *cur;
+	char *cur_args;
+	slice cur_slice;
+	int have_cur_slice;
+} json_reader;
+
+/* Nearest integer (libm is not a dependency of the library). */
+static int64_t round_i64(double d)
+{
+	return (int64_t)(d < 0 ? d - 0.5 : d + 0.5);
+}
+
+static int in_i64_range(double d)
+{
+	return isfinite(d) && d < 9.2e18 && d > -9.2e18;
+}
+
+/* ---- byte helpers ---- */
+static int peekc(json_reader *r, nxp_status *st)
+{
+	int rc = sysin_fill(&r->in, st);
+	if (rc == NXP_END)
+		return JEOF;
+	if (rc)
+		return rc;
+	return r->in.buf[r->in.pos];
+}
+
+static int skip_ws(json_reader *r, nxp_status *st)
+{
+	for (;;) {
+		int c = peekc(r, st);
+		if (c < 0)
+			return c;
+		if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+			return c;
+		r->in.pos++;
+	}
+}
+
+static int64_t here(const json_reader *r)
+{
+	return (int64_t)sysin_tell(&r->in);
+}
+
+static int truncated(json_reader *r, nxp_status *st, const char *what)
+{
+	return nxp_fail(st, NXP_E_TRUNCATED, here(r), "trace.json ends inside %s at offset %lld", what,
+			(long long)here(r));
+}
+
+static int syntax(json_reader *r, nxp_status *st, const char *what)
+{
+	return nxp_fail(st, NXP_E_JSON, here(r), "trace.json: %s at offset %lld", what, (long long)here(r));
+}
+
+/* Walk a string, an object or an array starting at the next byte, copying its
+ * bytes into `out` when not NULL (at most `cap` bytes, else NXP_E_LIMIT) and
+ * refusing nesting deeper than `max_depth` (0 = no limit: nothing is stored). */
+static int walk_compound(json_reader *r, sbuf *out, uint64_t cap, uint32_t max_depth, nxp_status *st)
+{
+	int64_t start = here(r);
+	uint64_t depth = 0, total = 0;
+	int in_str = 0, esc = 0, done = 0;
+	while (!done) {
+		int rc = sysin_fill(&r->in, st);
+		if (rc == NXP_END)
+			return nxp_fail(st, NXP_E_TRUNCATED, here(r),
+					"trace.json ends inside a value that starts at offset %lld", (long long)start);
+		if (rc)
+			return rc;
+		const uint8_t *p = r->in.buf + r->in.pos, *e = r->in.buf + r->in.len, *q = p;
+		for (; q < e; q++) {
+			uint8_t c = *q;
+			if (in_str) {
+				if (esc)
+					esc = 0;
+				else if (c == '\\')
+					esc = 1;
+				else if (c == '"') {
+					in_str = 0;
+					if (depth == 0) {
+						q++;
+						done = 1;
+						break;
+					}
+				}
+				continue;
+			}
+			if (c == '"') {
+				in_str = 1;
+			} else if (c == '{' || c == '[') {
+				if (max_depth && depth + 1 > max_depth) {
+					r->in.pos += (size_t)(q - p);
+					return nxp_fail(st, NXP_E_LIMIT, here(r),
+							"trace.json: nesting deeper than %u at offset %lld", max_depth,
+							(long long)here(r));
+				}
+				depth++;
+			} else if (c == '}' || c == ']') {
+				if (depth == 0) {
+					r->in.pos += (size_t)(q - p);
+					return syntax(r, st, "unbalanced bracket");
+				}
+				if (--depth == 0) {
+					q++;
+					done = 1;
+					break;
+				}
+			}
+		}
+		size_t n = (size_t)(q - p);
+		total += n;
+		if (out) {
+			if (total > cap)
+				return nxp_fail(st, NXP_E_LIMIT, start,
+						"trace.json: event at offset %lld is larger than %llu bytes",
+						(long long)start, (unsigned long long)cap);
+			sb_put(out, (const char *)p, n);
+			if (out->oom)
+				return nxp_fail(st, NXP_E_NOMEM, start, "out of memory");
+		}
+		r->in.pos += n;
+	}
+	return NXP_OK;
+}
+
+/* Skip (or copy, up to cap) a scalar: number, true, false, null. */
+static int walk_scalar(json_reader *r, sbuf *out, size_t cap, nxp_status *st)
+{
+	size_t n = 0;
+	for (;;) {
+		int c = peekc(r, st);
+		if (c == JEOF)
+			return truncated(r, st, "a value");
+		if (c < 0)
+			return c;
+		if (c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\n' || c == '\r')
+			break;
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '-' || c == '+' || c == '.' ||
+		      c == 'E'))
+			return syntax(r, st, "unexpected character");
+		if (out && n < cap)
+			sb_put(out, (const char *)&r->in.buf[r->in.pos], 1);
+		n++;
+		r->in.pos++;
+	}
+	return n ? NXP_OK : syntax(r, st, "missing value");
+}
+
+static int skip_value(json_reader *r, nxp_status *st)
+{
+	int c = skip_ws(r, st);
+	if (c == JEOF)
+		return truncated(r, st, "a value");
+	if (c < 0)
+		return c;
+	if (c == '"' || c == '{' || c == '[')
+		return walk_compound(r, NULL, 0, 0, st);
+	return walk_scalar(r, NULL, 0, st);
+}
+
+/* Read a key string into r->key (truncated to KEY_MAX, escapes kept raw). */
+static int read_key(json_reader *r, nxp_status *st)
+{
+	sb_reset(&r->key);
+	r->in.pos++; /* opening quote */
+	int esc = 0;
+	size_t n = 0;
+	for (;;) {
+		int c = peekc(r, st);
+		if (c == JEOF)
+			return truncated(r, st, "a key");
+		if (c < 0)
+			return c;
+		r->in.pos++;
+		if (esc)
+			esc = 0;
+		else if (c == '\\')
+			esc = 1;
+		else if (c == '"')
+			break;
+		if (n++ < KEY_MAX) {
+			char ch = (char)c;
+			sb_put(&r->key, &ch, 1);
+		}
+	}
+	return r->key.oom ? NXP_E_NOMEM : NXP_OK;
+}
+
+/* baseTimeNanoseconds: a number (or a string holding one). */
+static int read_base(json_reader *r, nxp_status *st)
+{
+	int c = skip_ws(r, st);
+	if (c == JEOF)
+		return truncated(r, st, "a value");
+	if (c < 0)
+		return c;
+	sbuf v = {0};
+	int rc;
+	if (c == '"') {
+		rc = walk_compound(r, &v, 64, 1, st);
+	} else if (c == '{' || c == '[') {
+		sb_free(&v);
+		return skip_value(r, st);
+	} else {
+		rc = walk_scalar(r, &v, 64, st);
+	}
+	if (!rc) {
+		const char *s = sb_cstr(&v);
+		if (*s == '"')
+			s++;
+		char *end;
+		long long x = strtoll(s, &end, 10);
+		if (end != s && (*end == '\0' || *end == '"')) {
+			r->base_ns = x;
+			r->have_base = 1;
+		} else {
+			double d = strtod(s, &end);
+			if (end != s && in_i64_range(d)) {
+				r->base_ns = round_i64(d);
+				r->have_base = 1;
+			}
+		}
+	}
+	sb_free(&v);
+	return rc;
+}
+
+/* ---- thread/name table ---- */
+static uint64_t fnv(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
+	return h;
+}
+
+static tentry *tab_get(json_reader *r, const char *key, int create)
+{
+	if (r->tab_cap) {
+		size_t j = fnv(key) & (r->tab_cap - 1);
+		while (r->tab[j].key) {
+			if (!strcmp(r->tab[j].key, key))
+				return &r->tab[j];
+			j = (j + 1) & (r->tab_cap - 1);
+		}
+	}
+	if (!create || r->tab_n >= r->o.max_pending)
+		return NULL;
+	if ((r->tab_n + 1) * 2 > r->tab_cap) {
+		size_t cap = r->tab_cap ? r->tab_cap * 2 : 64;
+		tentry *t = calloc(cap, sizeof(*t));
+		if (!t)
+			return NULL;
+		for (size_t i = 0; i < r->tab_cap; i++) {
+			if (!r->tab[i].key)
+				continue;
+			size_t j = fnv(r->tab[i].key) & (cap - 1);
+			while (t[j].key)
+				j = (j + 1) & (cap - 1);
+			t[j] = r->tab[i];
+		}
+		free(r->tab);
+		r->tab = t;
+		r->tab_cap = cap;
+	}
+	size_t j = fnv(key) & (r->tab_cap - 1);
+	while (r->tab[j].key)
+		j = (j + 1) & (r->tab_cap - 1);
+	r->tab[j].key = sys_strdup(key);
+	if (!r->tab[j].key)
+		return NULL;
+	r->tab_n++;
+	return &r->tab[j];
+}
+
+static const char *thread_key(json_reader *r, char kind, const char *pid, const char *tid)
+{
+	sb_reset(&r->tkey);
+	sb_put(&r->tkey, &kind, 1);
+	sb_put(&r->tkey, "\x1f", 1);
+	sb_puts(&r->tkey, pid);
+	if (tid) {
+		sb_put(&r->tkey, "\x1f", 1);
+		sb_puts(&r->tkey, tid);
+	}
+	return sb_cstr(&r->tkey);
+}
+
+static void free_slice(slice *s)
+{
+	free(s->name);
+	free(s->cat);
+	free(s->args);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- conversion ---- */
+static void release_row(json_reader *r)
+{
+	if (r->cur)
+		json_decref(r->cur);
+	r->cur = NULL;
+	free(r->cur_args);
+	r->cur_args = NULL;
+	if (r->have_cur_slice)
+		free_slice(&r->cur_slice);
+	r->have_cur_slice = 0;
+}
+
+/* Text of a pid/tid/id value; numbers are formatted. */
+static const char *id_text(sbuf *b, json_t *v, int64_t *num)
+{
+	sb_reset(b);
+	if (num)
+		*num = -1;
+	if (json_is_integer(v)) {
+		sb_printf(b, "%lld", (long long)json_integer_value(v));
+		if (num)
+			*num = json_integer_value(v);
+	} else if (json_is_real(v)) {
+		double d = json_real_value(v);
+		sb_printf(b, "%.17g", d);
+		if (num && in_i64_range(d) && d == (double)(int64_t)d)
+			*num = (int64_t)d;
+	} else if (json_is_string(v)) {
+		sb_put(b, json_string_value(v), json_string_length(v));
+	}
+	return sb_cstr(b);
+}
+
+static int64_t us_to_ns(json_t *v)
+{
+	if (json_is_integer(v))
+		return json_integer_value(v) * 1000;
+	if (json_is_real(v)) {
+		double d = json_real_value(v) * 1000.0;
+		if (in_i64_range(d))
+			return round_i64(d);
+	}
+	return 0;
+}
+
+static const char *str_or(json_t *v, const char *dflt)
+{
+	return json_is_string(v) ? json_string_value(v) : dflt;
+}
+
+static void fill_common(json_reader *r, nxp_system_event *ev, const char *pid, const char *tid, int64_t pidn,
+			int64_t tidn, uint64_t offset)
+{
+	ev->struct_size = sizeof(*ev);
+	ev->trace_event_source = "framework";
+	ev->instance_id = r->o.instance_id;
+	ev->pid = pid;
+	ev->tid = tid;
+	ev->process_id = pidn;
+	ev->thread_id = tidn;
+	ev->nc_idx = ev->pcore_idx = ev->worker_gid = -1;
+	ev->tracking_id = ev->nrta_seq_id = ev->nd_idx = -1;
+	if (!ev->flow_id)
+		ev->flow_id = "";
+	ev->framework_stream_id = "";
+	ev->file = "";
+	ev->offset = (int64_t)offset;
+	tentry *pn = tab_get(r, thread_key(r, 'p', pid, NULL), 0);
+	ev->process_name = pn && pn->name ? pn->name : "";
+	tentry *tn = tab_get(r, thread_key(r, 't', pid, tid), 0);
+	ev->thread_name = tn && tn->name ? tn->name : "";
+	if (!r->have_base)
+		ev->flags |= NXP_SYSEV_NO_BASE_TIME;
+}
+
+static int oom(nxp_status *st)
+{
+	return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+}
+
+/* Convert the event in r->ev (at `offset`): 0 = row filled, 1 = no row (B, or
+ * skipped), or an error. */
+static int convert(json_reader *r, uint64_t offset, nxp_system_event *ev, nxp_status *st)
+{
+	json_error_t jerr;
+	json_t *o = json_loadb(r->ev.s, r->ev.len, 0, &jerr);
+	if (!o)
+		return nxp_fail(st, NXP_E_JSON, (int64_t)offset + (jerr.position > 0 ? jerr.position : 0),
+				"trace.json event at offset %llu: %s", (unsigned long long)offset, jerr.text);
+	r->cur = o;
+	int64_t row_id = r->elem++;
+	const char *ph = str_or(json_object_get(o, "ph"), "");
+	if (!ph[0] || !strchr("XBEiIMCstf", ph[0]) || ph[1]) {
+		r->base.skipped++;
+		return 1;
+	}
+	int64_t pidn, tidn;
+	const char *pid = id_text(&r->pidt, json_object_get(o, "pid"), &pidn);
+	const char *tid = id_text(&r->tidt, json_object_get(o, "tid"), &tidn);
+	if (r->pidt.oom || r->tidt.oom)
+		return oom(st);
+	int64_t ts = us_to_ns(json_object_get(o, "ts")) + (r->have_base ? r->base_ns : 0);
+	json_t *args = json_object_get(o, "args");
+	memset(ev, 0, sizeof(*ev));
+	ev->id = row_id;
+	ev->name = str_or(json_object_get(o, "name"), "");
+	ev->category = str_or(json_object_get(o, "cat"), "");
+	ev->start_ts = ev->end_ts = ts;
+	switch (ph[0]) {
+	case 'X':
+		ev->end_ts = ts + us_to_ns(json_object_get(o, "dur"));
+		break;
+	case 'B': {
+		tentry *t = tab_get(r, thread_key(r, 't', pid, tid), 1);
+		if (!t || r->pending >= r->o.max_pending) {
+			/* Over the limit: return the slice now, flagged, rather than lose it. */
+			ev->flags |= NXP_SYSEV_UNMATCHED_START;
+			break;
+		}
+		if (t->depth == t->cap) {
+			size_t cap = t->cap ? t->cap * 2 : 8;
+			slice *s = realloc(t->stack, cap * sizeof(*s));
+			if (!s)
+				return oom(st);
+			t->stack = s;
+			t->cap = cap;
+		}
+		slice *s = &t->stack[t->depth];
+		memset(s, 0, sizeof(*s));
+		s->name = sys_strdup(ev->name);
+		s->cat = sys_strdup(ev->category);
+		s->args = args ? json_dumps(args, JSON_COMPACT) : sys_strdup("{}");
+		s->ts = ts;
+		s->id = row_id;
+		s->offset = offset;
+		if (!s->name || !s->cat || !s->args) {
+			free_slice(s);
+			return oom(st);
+		}
+		t->depth++;
+		r->pending++;
+		if ((int64_t)r->pending > r->base.peak_pending)
+			r->base.peak_pending = (int64_t)r->pending;
+		return 1;
+	}
+	case 'E': {
+		tentry *t = tab_get(r, thread_key(r, 't', pid, tid), 0);
+		if (!t || !t->depth) {
+			ev->flags |= NXP_SYSEV_UNMATCHED_STOP;
+			break;
+		}
+		r->cur_slice = t->stack[--t->depth];
+		r->have_cur_slice = 1;
+		r->pending--;
+		ev->id = r->cur_slice.id;
+		ev->name = r->cur_slice.name;
+		ev->category = r->cur_slice.cat;
+		ev->start_ts = r->cur_slice.ts;
+		ev->end_ts = ts;
+		ev->phase = "X";
+		/* B's args, with E's args (if any) merged over them. */
+		json_t *ba = json_loads(r->cur_slice.args, 0, NULL);
+		if (ba && json_is_object(args))
+			json_object_update(ba, args);
+		r->cur_args = ba ? json_dumps(ba, JSON_COMPACT) : NULL;
+		json_decref(ba);
+		if (!r->cur_args)
+			return oom(st);
+		ev->extra_attributes_json = r->cur_args;
+		break;
+	}
+	case 'M': {
+		const char *v = str_or(json_object_get(args, "name"), NULL);
+		if (v && (!strcmp(ev->name, "process_name") || !strcmp(ev->name, "thread_name"))) {
+			int proc = ev->name[0] == 'p';
+			tentry *t = tab_get(r, thread_key(r, proc ? 'p' : 't', pid, proc ? NULL : tid), 1);
+			if (t) {
+				char *d = sys_strdup(v);
+				if (!d)
+					return oom(st);
+				free(t->name);
+				t->name = d;
+			}
+		}
+		break;
+	}
+	case 's':
+	case 't':
+	case 'f':
+		ev->flow_id = id_text(&r->flow, json_object_get(o, "id"), NULL);
+		if (r->flow.oom)
+			return oom(st);
+		break;
+	default: /* i, I, C */
+		break;
+	}
+	if (!ev->phase)
+		ev->phase = ph;
+	if (!ev->extra_attributes_json) {
+		json_t *bp = json_object_get(o, "bp");
+		json_t *s = json_object_get(o, "s");
+		if ((json_is_string(bp) && strchr("stf", ph[0])) || (json_is_string(s) && strchr("iI", ph[0]))) {
+			/* Flow binding point / instant scope are kept with the args. */
+			json_t *a = json_is_object(args) ? json_deep_copy(args) : json_object();
+			if (!a)
+				return oom(st);
+			json_object_set(a, strchr("stf", ph[0]) ? "bp" : "s", strchr("stf", ph[0]) ? bp : s);
+			r->cur_args = json_dumps(a, JSON_COMPACT);
+			json_decref(a);
+		} else {
+			r->cur_args = args ? json_dumps(args, JSON_COMPACT | JSON_ENCODE_ANY) : sys_strdup("{}");
+		}
+		if (!r->cur_args)
+			return oom(st);
+		ev->extra_attributes_json = r->cur_args;
+	}
+	ev->duration_ns = ev->end_ts - ev->start_ts;
+	fill_common(r, ev, pid, tid, pidn, tidn, offset);
+	return 0;
+}
+
+/* Row for an open B slice at the end of input. */
+static int drain_one(json_reader *r, nxp_system_event *ev)
+{
+	for (; r->drain_i < r->tab_cap; r->drain_i++, r->drain_j = 0) {
+		tentry *t = &r->tab[r->drain_i];
+		if (!t->key || r->drain_j >= t->depth)
+			continue;
+		r->cur_slice = t->stack[r->drain_j];
+		memset(&t->stack[r->drain_j], 0, sizeof(slice));
+		r->drain_j++;
+		r->have_cur_slice = 1;
+		/* key = "t\x1fpid\x1ftid" */
+		const char *k = t->key + 2, *sep = strchr(k, '\x1f');
+		sb_reset(&r->pidt);
+		sb_put(&r->pidt, k, sep ? (size_t)(sep - k) : strlen(k));
+		sb_reset(&r->tidt);
+		sb_puts(&r->tidt, sep ? sep + 1 : "");
+		memset(ev, 0, sizeof(*ev));
+		ev->id = r->cur_slice.id;
+		ev->name = r->cur_slice.name;
+		ev->category = r->cur_slice.cat;
+		ev->start_ts = ev->end_ts = r->cur_slice.ts;
+		ev->phase = "B";
+		ev->flags = NXP_SYSEV_UNMATCHED_START;
+		ev->extra_attributes_json = r->cur_slice.args;
+		char *end;
+		const char *p = sb_cstr(&r->pidt), *q = sb_cstr(&r->tidt);
+		long long pn = strtoll(p, &end, 10);
+		int64_t pidn = (*p && !*end) ? pn : -1;
+		long long tn = strtoll(q, &end, 10);
+		int64_t tidn = (*q && !*end) ? tn : -1;
+		fill_common(r, ev, p, q, pidn, tidn, r->cur_slice.offset);
+		return 0;
+	}
+	return NXP_END;
+}
+
+/* Prescan: from just after "traceEvents": skip the array and the rest of the
+ * object looking for baseTimeNanoseconds; then come back.  Errors during the
+ * prescan are not reported here: the real pass meets them at their place. */
+static int prescan(json_reader *r, nxp_status *st)
+{
+	uint64_t back = sysin_tell(&r->in);
+	nxp_status tmp;
+	nxp_status_init(&tmp);
+	int rc = skip_value(r, &tmp);
+	while (!rc && !r->have_base) {
+		int c = skip_ws(r, &tmp);
+		if (c == ',') {
+			r->in.pos++;
+			c = skip_ws(r, &tmp);
+		}
+		if (c != '"')
+			break;
+		if ((rc = read_key(r, &tmp)))
+			break;
+		c = skip_ws(r, &tmp);
+		if (c != ':')
+			break;
+		r->in.pos++;
+		if (!strcmp(sb_cstr(&r->key), "baseTimeNanoseconds"))
+			rc = read_base(r, &tmp);
+		else
+			rc = skip_value(r, &tmp);
+	}
+	r->prescanned = 1;
+	rc = sysin_rewind(&r->in, st);
+	if (!rc)
+		rc = sysin_skip(&r->in, back, st);
+	return rc;
+}
+
+static int json_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
+{
+	json_reader *r = (json_reader *)base;
+	release_row(r);
+	for (;;) {
+		r->base.bytes_read = here(r);
+		r->base.base_time_ns = r->have_base ? r->base_ns : 0;
+		int c;
+		switch (r->state) {
+		case S_START:
+			c = skip_ws(r, st);
+			if (c == JEOF)
+				return nxp_fail(st, NXP_E_JSON, here(r), "trace.json is empty");
+			if (c < 0)
+				return c;
+			r->in.pos++;
+			if (c == '[') {
+				r->bare = 1;
+				r->state = S_ARRAY;
+			} else if (c == '{') {
+				r->state = S_OBJ_KEY;
+			} else {
+				r->in.pos--;
+				return syntax(r, st, "expected '{' or '[' at the top level");
+			}
+			break;
+		case S_OBJ_KEY:
+			c = skip_ws(r, st);
+			if (c == JEOF)
+				return truncated(r, st, "the top-level object");
+			if (c < 0)
+				return c;
+			if (c == '}') {
+				r->in.pos++;
+				r->state = S_DRAIN;
+				break;
+			}
+			if (c != '"')
+				return syntax(r, st, "expected a key");
+			if ((c = read_key(r, st)))
+				return c;
+			c = skip_ws(r, st);
+			if (c == JEOF)
+				return truncated(r, st, "the top-level object");
+			if (c < 0)
+				return c;
+			if (c != ':')
+				return syntax(r, st, "expected ':'");
+			r->in.pos++;
+			if (!strcmp(sb_cstr(&r->key), "traceEvents")) {
+				c = skip_ws(r, st);
+				if (c == JEOF)
+					return truncated(r, st, "traceEvents");
+				if (c < 0)
+					return c;
+				if (c != '[')
+					return syntax(r, st, "traceEvents is not an array");
+				if (!r->have_base && !r->prescanned && r->in.src->seekable &&
+				    !(r->o.flags & NXP_SYSTEM_NO_PRESCAN) && (c = prescan(r, st)))
+					return c;
+				if ((c = sysin_skip(&r->in, 1, st)))
+					return c;
+				r->state = S_ARRAY;
+			} else if (!strcmp(sb_cstr(&r->key), "baseTimeNanoseconds")) {
+				if ((c = read_base(r, st)))
+					return c;
+				r->state = S_OBJ_SEP;
+			} else {
+				if ((c = skip_value(r, st)))
+					return c;
+				r->state = S_OBJ_SEP;
+			}
+			break;
+		case S_OBJ_SEP:
+			c = skip_ws(r, st);
+			if (c == JEOF)
+				return truncated(r, st, "the top-level object");
+			if (c < 0)
+				return c;
+			r->in.pos++;
+			if (c == ',')
+				r->state = S_OBJ_KEY;
+			else if (c == '}')
+				r->state = S_DRAIN;
+			else {
+				r->in.pos--;
+				return syntax(r, st, "expected ',' or '}'");
+			}
+			break;
+		case S_ARRAY:
+		case S_ARRAY_SEP: {
+			c = skip_ws(r, st);
+			if (c == JEOF)
+				return truncated(r, st, "traceEvents");
+			if (c < 0)
+				return c;
+			if (c == ']') {
+				r->in.pos++;
+				r->state = r->bare ? S_DRAIN : S_OBJ_SEP;
+				break;
+			}
+			if (r->state == S_ARRAY_SEP) {
+				if (c != ',')
+					return syntax(r, st, "expected ',' or ']' in traceEvents");
+				r->in.pos++;
+				r->state = S_ARRAY;
+				c = skip_ws(r, st);
+				if (c == JEOF)
+					return truncated(r, st, "traceEvents");
+				if (c < 0)
+					return c;
+			}
+			r->state = S_ARRAY_SEP;
+			uint64_t at = sysin_tell(&r->in);
+			if (c != '{') {
+				if ((c = skip_value(r, st)))
+					return c;
+				r->elem++;
+				r->base.skipped++;
+				break;
+			}
+			sb_reset(&r->ev);
+			if ((c = walk_compound(r, &r->ev, r->o.max_json_event, r->o.max_json_depth, st)))
+				return c;
+			c = convert(r, at, ev, st);
+			if (c == 0)
+				return NXP_OK;
+			if (c < 0)
+				return c;
+			release_row(r);
+			break;
+		}
+		case S_DRAIN:
+			if (drain_one(r, ev) == 0)
+				return NXP_OK;
+			r->state = S_DONE;
+			break;
+		case S_DONE:
+			c = skip_ws(r, st);
+			if (c == JEOF)
+				return NXP_END;
+			if (c < 0)
+				return c;
+			return syntax(r, st, "data after the end of the document");
+		}
+	}
+}
+
+static void json_free(sysrd *base)
+{
+	json_reader *r = (json_reader *)base;
+	release_row(r);
+	for (size_t i = 0; i < r->tab_cap; i++) {
+		tentry *t = &r->tab[i];
+		if (!t->key)
+			continue;
+		for (size_t k = 0; k < t->depth; k++)
+			free_slice(&t->stack[k]);
+		free(t->stack);
+		free(t->key);
+		free(t->name);
+	}
+	free(r->tab);
+	sysin_close(&r->in);
+	sb_free(&r->ev);
+	sb_free(&r->key);
+	sb_free(&r->pidt);
+	sb_free(&r->tidt);
+	sb_free(&r->flow);
+	sb_free(&r->tkey);
+	free(r);
+}
+
+int json_reader_open(sysrd **out, sysin *in, const sys_opts *o, nxp_status *st)
+{
+	json_reader *r = calloc(1, sizeof(*r));
+	if (!r) {
+		sysin_close(in);
+		return oom(st);
+	}
+	r->base.next = json_next;
+	r->base.free = json_free;
+	r->in = *in;
+	memset(in, 0, sizeof(*in));
+	r->o = *o;
+	*out = &r->base;
+	return NXP_OK;
+}
