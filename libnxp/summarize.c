@@ -101,6 +101,7 @@ typedef struct pass {
 
 	/* other tables */
 	int64_t rows;
+	int64_t executions; /* ExecutionInfo rows (v6-style traces) */
 	tgroup *tg;
 	size_t ntg;
 } pass;
@@ -584,6 +585,7 @@ static int side_tables(pass *ps)
 				rc = nxp_cursor_next_execution(c, &r.x);
 				if (rc == NXP_OK) {
 					ps->rows++;
+					ps->executions++;
 					span_add(ps, r.x.execution_start_ts, r.x.execution_end_ts);
 				}
 				break;
@@ -692,8 +694,13 @@ static int fill(pass *ps, nxp_summary *s, const nxp_metadata *md, const nxp_hard
 	/* The NEFF's static totals. */
 	nxp_neff_totals tot;
 	nxp_neff_get_totals(ps->neff, &tot);
+	/* The compiler's model FLOPs describe one execution of the NEFF; a trace
+	 * that records several executions did that work once per execution. */
 	if (tot.model_flops >= 0)
-		nxp_summary_set_int(s, NXP_SF_model_flops, tot.model_flops);
+		nxp_summary_set_int(s, NXP_SF_model_flops,
+				    ps->executions <= 1 ? tot.model_flops
+				    : tot.model_flops <= INT64_MAX / ps->executions ? tot.model_flops * ps->executions
+										     : INT64_MAX);
 	if (tot.weight_size_bytes >= 0)
 		nxp_summary_set_int(s, NXP_SF_weight_size_bytes, tot.weight_size_bytes);
 	if (tot.weight_size_bytes >= 0 && tot.input_size_bytes >= 0)
