@@ -5,6 +5,7 @@
 #include "status.h"
 #include "system_priv.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,8 +85,9 @@ static int attr_i64(json_t *o, const char *key, int64_t *v)
 	if (json_is_string(x)) {
 		char *end;
 		const char *s = json_string_value(x);
+		errno = 0;
 		long long r = strtoll(s, &end, 10);
-		if (*s && !*end) {
+		if (*s && !*end && errno != ERANGE) {
 			*v = r;
 			return 1;
 		}
@@ -130,7 +132,8 @@ int nxp_clock_map_build(nxp_clock_map **out, nxp_system_events *events, uint32_t
 		nxp_clock_map_close(m);
 		return rc;
 	}
-	qsort(m->p, m->n, sizeof(*m->p), cmp_point);
+	if (m->n) /* m->p is NULL when the file has no sync point */
+		qsort(m->p, m->n, sizeof(*m->p), cmp_point);
 	*out = m;
 	return NXP_OK;
 }
@@ -161,7 +164,14 @@ int nxp_clock_map_to_host(const nxp_clock_map *m, int64_t nc_idx, int64_t device
 	size_t k = lo;
 	if (k == m->n || m->p[k].nc_idx != nc_idx)
 		k--; /* after the core's last sync point: use that one */
-	*host_ts = m->p[k].host + (device_ts - m->p[k].dev);
+	/* host + (t − dev), exactly: the difference always fits __int128; the sum
+	 * is checked against int64 (the builtin works in infinite precision). */
+	__int128 delta;
+	int64_t r;
+	(void)__builtin_sub_overflow((__int128)device_ts, (__int128)m->p[k].dev, &delta);
+	if (__builtin_add_overflow((__int128)m->p[k].host, delta, &r))
+		return NXP_E_RANGE;
+	*host_ts = r;
 	return NXP_OK;
 }
 

@@ -54,6 +54,7 @@ static void fill(nxp_hardware *h, const struct hw_row *r)
 	h->hbm_bandwidth = r->hbm_bw;
 	h->dma_ddr_bandwidth = r->dma_bw;
 	h->fp8_flops_multiplier = r->fp8_mult;
+	h->num_physical_cores = 0; /* from the profile, 1 outside one */
 }
 
 int nxp_hardware_for_arch(const char *arch, nxp_hardware *out)
@@ -73,8 +74,11 @@ double nxp_hardware_max_ops(const nxp_hardware *hw)
 {
 	if (!nxp_struct_ok(hw, NXP_HARDWARE_MIN_SIZE))
 		return 0.0;
+	int32_t cores = hw->struct_size >= offsetof(nxp_hardware, num_physical_cores) + sizeof(int32_t)
+				? hw->num_physical_cores
+				: 0;
 	return 2.0 * (double)hw->tensor_engine_num_rows * (double)hw->tensor_engine_num_cols *
-	       hw->tensor_engine_clock_freq * 1e9;
+	       hw->tensor_engine_clock_freq * 1e9 * (cores > 1 ? cores : 1);
 }
 
 int nxp_hardware_import(nxp_hardware *dst, const nxp_hardware *src)

@@ -400,6 +400,14 @@ static int group_sections(nxp_profile *p, const entries *v, uint64_t data_end, n
 			return nxp_fail(st, NXP_E_FORMAT, (int64_t)e->offset,
 					"NTFF: section at offset %llu: length %llu runs past the end of the data",
 					(unsigned long long)e->offset, (unsigned long long)e->stored_length);
+		/* A count no section could hold would only overflow the row numbers. */
+		uint64_t rsz = ntff_record_size(p->queues[e->queue].kind);
+		if (rsz == 0 || e->count > p->max_section / rsz)
+			return nxp_fail(st, NXP_E_FORMAT, (int64_t)e->offset,
+					"NTFF: section at offset %llu: %llu records cannot fit in a section of at most "
+					"%llu bytes",
+					(unsigned long long)e->offset, (unsigned long long)e->count,
+					(unsigned long long)p->max_section);
 		p->queues[e->queue].nsecs++;
 		n++;
 	}

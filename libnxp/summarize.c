@@ -829,6 +829,8 @@ int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw_in, nxp_summary
 		if (md.arch && nxp_hardware_for_arch(md.arch, &hw) == NXP_OK)
 			hwp = &hw;
 	}
+	if (hwp && hw.num_physical_cores <= 0)
+		hw.num_physical_cores = md.num_physical_cores > 0 ? md.num_physical_cores : 1;
 
 	pass *ps = calloc(1, sizeof(*ps));
 	nxp_summary *s = NULL;

@@ -313,6 +313,7 @@ static void structs(void)
 	F(nxp_hardware, vector_engine_clock_freq); F(nxp_hardware, scalar_engine_clock_freq);
 	F(nxp_hardware, gpsimd_engine_clock_freq); F(nxp_hardware, neuroncore_clock_freq);
 	F(nxp_hardware, hbm_bandwidth); F(nxp_hardware, dma_ddr_bandwidth); F(nxp_hardware, fp8_flops_multiplier);
+	F(nxp_hardware, num_physical_cores);
 	end();
 
 	S(nxp_summary_field);

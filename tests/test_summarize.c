@@ -751,7 +751,8 @@ static void check(const nxp_summary *s, const expect *x, const spec *sp, nxp_pro
 	/* Hardware-dependent metrics with the arch table (metadata clocks ignored). */
 	nxp_hardware hw = {.struct_size = sizeof(hw)};
 	ck_assert_int_eq(nxp_hardware_for_arch(sp->arch, &hw), NXP_OK);
-	double max_ops = 2.0 * 128 * 128 * hw.tensor_engine_clock_freq * 1e9;
+	/* the peak counts the Tensor engine of every physical core of the LNC */
+	double max_ops = 2.0 * 128 * 128 * hw.tensor_engine_clock_freq * 1e9 * sp->pcores;
 	double t = SEC(x->total_ns);
 	ck_assert_near(D("hfu_estimated_percent"), (double)x->hw_flops / (max_ops * t));
 	ck_assert_near(D("mfu_inst_estimated_percent"), (double)(x->hw_flops - x->tr_flops) / (max_ops * t));

@@ -44,8 +44,10 @@ static void print_text(const nxp_summary *s)
 	FILE *f = stdout;
 	nxp_hardware hw = {.struct_size = sizeof(hw)};
 	if (nxp_summary_get_hardware(s, &hw) == NXP_OK)
-		fprintf(f, "hardware: %s (max %.2f TFLOP/s per NeuronCore, HBM %.0f GB/s per stack)\n",
-			*hw.arch ? hw.arch : "custom", nxp_hardware_max_ops(&hw) / 1e12, hw.hbm_bandwidth / 1e9);
+		fprintf(f, "hardware: %s (peak %.2f TFLOP/s over %d physical NeuronCore%s, HBM %.0f GB/s per stack)\n",
+			*hw.arch ? hw.arch : "custom", nxp_hardware_max_ops(&hw) / 1e12,
+			hw.num_physical_cores > 1 ? hw.num_physical_cores : 1, hw.num_physical_cores > 1 ? "s" : "",
+			hw.hbm_bandwidth / 1e9);
 	else
 		fputs("hardware: unknown (hardware-dependent metrics are n/a; use --arch)\n", f);
 	size_t n = nxp_summary_field_count(s);

@@ -311,7 +311,9 @@ NXP_API int nxp_cursor_next_batch(nxp_cursor *c, void *records, size_t record_si
  *  decoding the records before it (the section index is used).
  *  Errors: NXP_E_IO, NXP_E_FORMAT. */
 NXP_API int nxp_cursor_seek(nxp_cursor *c, int64_t ts);
-/** Start time (ns) of the record the next call returns, or INT64_MAX at the end. */
+/** Start time (ns) of the next record in the merge, or INT64_MAX at the end.
+ *  It is the start of the record the next call returns unless that record then
+ *  fails its checks and is skipped (see nxp_cursor_get_stats): a lower bound. */
 NXP_API int64_t nxp_cursor_position(nxp_cursor *c);
 NXP_API int nxp_cursor_get_stats(const nxp_cursor *c, nxp_cursor_stats *out);
 /**@}*/

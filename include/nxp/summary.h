@@ -32,6 +32,12 @@ typedef struct nxp_hardware {
 	double hbm_bandwidth;              /**< bytes/s of one HBM stack, as used by MBU */
 	double dma_ddr_bandwidth;          /**< bytes/s, 0 if not public */
 	double fp8_flops_multiplier;       /**< adjusted-FLOPs multiplier for FP8 (1 or 0.5) */
+	/** Physical NeuronCores the logical core spans (the LNC size).  The
+	 *  Tensor-engine peak counts each one's engine (libnxp's reading of
+	 *  metrics.md: the FLOPs of both cores of an LNC=2 core are summed, the
+	 *  HBM stack bandwidth is not scaled).  0 = take it from the profile's
+	 *  Metadata (num_physical_cores), 1 outside a profile.  Since 0.1. */
+	int32_t num_physical_cores;
 } nxp_hardware;
 
 /** Smallest struct_size of nxp_hardware accepted (the 0.1 layout). */
@@ -46,7 +52,8 @@ typedef struct nxp_hardware {
  * Errors: NXP_E_INVAL (NULL, short struct), NXP_E_NOT_FOUND (unknown arch).
  */
 NXP_API int nxp_hardware_for_arch(const char *arch, nxp_hardware *out);
-/** Peak FLOP/s of one Tensor engine: 2 × rows × cols × clock (GHz × 1e9).
+/** Peak FLOP/s of the logical core's Tensor engines: 2 × rows × cols × clock
+ *  (GHz × 1e9) × num_physical_cores (0 counts as 1).
  *  0 for NULL or a short struct. */
 NXP_API double nxp_hardware_max_ops(const nxp_hardware *hw);
 

@@ -327,7 +327,8 @@ class nxp_hardware(Structure):
                 ("tensor_engine_num_cols", c_int64), ("tensor_engine_clock_freq", c_double),
                 ("vector_engine_clock_freq", c_double), ("scalar_engine_clock_freq", c_double),
                 ("gpsimd_engine_clock_freq", c_double), ("neuroncore_clock_freq", c_double),
-                ("hbm_bandwidth", c_double), ("dma_ddr_bandwidth", c_double), ("fp8_flops_multiplier", c_double)]
+                ("hbm_bandwidth", c_double), ("dma_ddr_bandwidth", c_double), ("fp8_flops_multiplier", c_double),
+                ("num_physical_cores", c_int32)]
 
 
 NXP_HARDWARE_MIN_SIZE = nxp_hardware.fp8_flops_multiplier.offset + ctypes.sizeof(c_double)

@@ -631,6 +631,7 @@ pub struct nxp_hardware {
     pub hbm_bandwidth: f64,
     pub dma_ddr_bandwidth: f64,
     pub fp8_flops_multiplier: f64,
+    pub num_physical_cores: i32,
 }
 
 #[repr(C)]

@@ -90,7 +90,7 @@ fn rust_layout() -> Vec<Row> {
     s!(v, nxp_ntff_error_note, tick, error_type_id, type_, description, metadata);
     s!(v, nxp_ntff_execution_note, start_tick, end_tick, execution_index, num_subgraphs, neff_name, row_count);
     s!(v, nxp_ntff_tpb_note, tick, is_stop);
-    s!(v, nxp_hardware, struct_size, arch, tensor_engine_num_rows, tensor_engine_num_cols, tensor_engine_clock_freq, vector_engine_clock_freq, scalar_engine_clock_freq, gpsimd_engine_clock_freq, neuroncore_clock_freq, hbm_bandwidth, dma_ddr_bandwidth, fp8_flops_multiplier);
+    s!(v, nxp_hardware, struct_size, arch, tensor_engine_num_rows, tensor_engine_num_cols, tensor_engine_clock_freq, vector_engine_clock_freq, scalar_engine_clock_freq, gpsimd_engine_clock_freq, neuroncore_clock_freq, hbm_bandwidth, dma_ddr_bandwidth, fp8_flops_multiplier, num_physical_cores);
     s!(v, nxp_summary_field, struct_size, name, unit, group, kind, present, i, f, extension, derived);
     s!(v, nxp_opcode_summary, struct_size, engine, opcode, instruction_count, instruction_time_ns, active_time_ns, active_time_percent);
     s!(v, nxp_throttle_summary, struct_size, nc_idx, throttle_type, throttle_active_time_ns, throttle_active_time_percent, max_achievable_util_with_throttling_percent);
