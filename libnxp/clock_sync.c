@@ -164,12 +164,14 @@ int nxp_clock_map_to_host(const nxp_clock_map *m, int64_t nc_idx, int64_t device
 	size_t k = lo;
 	if (k == m->n || m->p[k].nc_idx != nc_idx)
 		k--; /* after the core's last sync point: use that one */
-	/* host + (t − dev), exactly: the difference always fits __int128; the sum
-	 * is checked against int64 (the builtin works in infinite precision). */
-	__int128 delta;
-	int64_t r;
-	(void)__builtin_sub_overflow((__int128)device_ts, (__int128)m->p[k].dev, &delta);
-	if (__builtin_add_overflow((__int128)m->p[k].host, delta, &r))
+	/* host + (t − dev) without intermediate overflow: when the exact result
+	 * fits int64, some pair of the three terms has a sum that fits (two of
+	 * opposite signs, or all of one sign and each pair between 0 and the
+	 * result), so trying the three orders finds it. */
+	int64_t host = m->p[k].host, dev = m->p[k].dev, t, r = 0;
+	if (!(!__builtin_sub_overflow(device_ts, dev, &t) && !__builtin_add_overflow(host, t, &r)) &&
+	    !(!__builtin_add_overflow(host, device_ts, &t) && !__builtin_sub_overflow(t, dev, &r)) &&
+	    !(!__builtin_sub_overflow(host, dev, &t) && !__builtin_add_overflow(t, device_ts, &r)))
 		return NXP_E_RANGE;
 	*host_ts = r;
 	return NXP_OK;

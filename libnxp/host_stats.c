@@ -49,11 +49,13 @@ int nxp_host_stats_open(nxp_host_stats **out, nxp_source *src, int kind, const n
 		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
 	nxp_status_init(&h->err);
 	h->kind = kind;
-	if (sys_opts_resolve(&h->o, opts)) {
+	int rc = sys_opts_resolve(&h->o, opts);
+	if (rc) {
 		free(h);
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_system_options: bad struct_size");
+		return rc == NXP_E_NOMEM ? nxp_fail(st, rc, -1, "out of memory")
+					 : nxp_fail(st, NXP_E_INVAL, -1, "nxp_system_options: bad struct_size");
 	}
-	int rc = pbwalk_open(&h->w, src, host_tags, sizeof(host_tags) / sizeof(host_tags[0]),
+	rc = pbwalk_open(&h->w, src, host_tags, sizeof(host_tags) / sizeof(host_tags[0]),
 			     1u << F_SAMPLES | 1u << F_INSTANCE, h->o.max_message, st);
 	if (rc) {
 		nxp_host_stats_close(h);
@@ -164,5 +166,6 @@ void nxp_host_stats_close(nxp_host_stats *h)
 	release(h);
 	pbwalk_close(&h->w);
 	free(h->instance_id);
+	sys_opts_free(&h->o);
 	free(h);
 }

@@ -167,6 +167,16 @@ static const char *event_name(ntrace_reader *r, const Ntff__TraceEvent *e)
 	return sb_cstr(&r->name);
 }
 
+/* The row times of an event fit int64: timestamp <= INT64_MAX and, with a
+ * duration, timestamp + duration too.  (Two such timestamps always have a
+ * difference that fits, so a START/STOP pair needs no further check.) */
+static int times_fit(const Ntff__TraceEvent *e)
+{
+	if (e->timestamp > (uint64_t)INT64_MAX)
+		return 0;
+	return !e->has_duration || e->duration <= (uint64_t)INT64_MAX - e->timestamp;
+}
+
 static int64_t seq_id(const Ntff__TraceEvent *e)
 {
 	if (e->has_nrta_seq_id)
@@ -367,6 +377,12 @@ static int ntrace_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
 				return nxp_fail(st, NXP_E_PROTOBUF, (int64_t)f.offset,
 						"event at offset %llu does not unpack as ntff.TraceEvent",
 						(unsigned long long)f.offset);
+			if (!times_fit(e)) {
+				/* Its time does not fit int64 ns: a bad event, skipped and counted. */
+				free_event(e);
+				r->base.skipped++;
+				continue;
+			}
 			int pairing = !(r->o.flags & NXP_SYSTEM_NO_PAIRING) && e->has_tracking_id;
 			if (e->phase == NTFF__TRACE_EVENT__PHASE__START && pairing) {
 				size_t slot;

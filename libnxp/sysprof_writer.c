@@ -161,6 +161,16 @@ int nxp_sysprof_writer_open(nxp_sysprof_writer **out, const char *path, int kind
 		w->o = *opts;
 	if (!w->o.chunk_events)
 		w->o.chunk_events = 4096;
+	/* The root strings are written at the first event (after the string
+	 * pool): keep copies so the caller's need not outlive this call. */
+	w->arch = w->o.arch ? sys_strdup(w->o.arch) : NULL;
+	w->instance_id = w->o.instance_id ? sys_strdup(w->o.instance_id) : NULL;
+	w->o.arch = w->arch;
+	w->o.instance_id = w->instance_id;
+	if ((opts && opts->arch && !w->arch) || (opts && opts->instance_id && !w->instance_id)) {
+		nxp_sysprof_writer_close(w);
+		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+	}
 	w->path = sys_strdup(path);
 	w->f = fopen(path, "wb");
 	if (!w->path || !w->f) {
@@ -461,9 +471,16 @@ int nxp_trace_json_write(const char *path, const nxp_system_event *events, size_
 			json_object_set_new(o, "cat", json_string(e->category));
 		json_object_set_new(o, "pid", id_value(e->pid));
 		json_object_set_new(o, "tid", id_value(e->tid));
-		json_object_set_new(o, "ts", us_value(e->start_ts - base_time_ns));
+		int64_t rel, dur = 0;
+		if (__builtin_sub_overflow(e->start_ts, base_time_ns, &rel) ||
+		    (ph[0] == 'X' && __builtin_sub_overflow(e->end_ts, e->start_ts, &dur))) {
+			json_decref(o);
+			rc = nxp_fail(st, NXP_E_RANGE, (int64_t)i, "event %zu: ts or dur does not fit int64 ns", i);
+			break;
+		}
+		json_object_set_new(o, "ts", us_value(rel));
 		if (ph[0] == 'X')
-			json_object_set_new(o, "dur", us_value(e->end_ts - e->start_ts));
+			json_object_set_new(o, "dur", us_value(dur));
 		if (strchr("stf", ph[0]) && e->flow_id && e->flow_id[0])
 			json_object_set_new(o, "id", id_value(e->flow_id));
 		if (e->extra_attributes_json && e->extra_attributes_json[0]) {

@@ -80,9 +80,11 @@ static nxp_system_events *new_cursor(const nxp_system_options *opts, nxp_status 
 	}
 	nxp_status_init(&c->err);
 	c->stats.struct_size = sizeof(c->stats);
-	if (sys_opts_resolve(&c->o, opts)) {
+	int r = sys_opts_resolve(&c->o, opts);
+	if (r) {
 		free(c);
-		*rc = nxp_fail(st, NXP_E_INVAL, -1, "nxp_system_options: bad struct_size");
+		*rc = r == NXP_E_NOMEM ? nxp_fail(st, r, -1, "out of memory")
+				       : nxp_fail(st, NXP_E_INVAL, -1, "nxp_system_options: bad struct_size");
 		return NULL;
 	}
 	*rc = NXP_OK;
@@ -308,5 +310,6 @@ void nxp_system_events_close(nxp_system_events *c)
 	}
 	free(c->paths);
 	free(c->insts);
+	sys_opts_free(&c->o);
 	free(c);
 }

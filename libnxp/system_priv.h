@@ -19,7 +19,9 @@
 #define SYS_DEFAULT_MAX_PENDING (1u << 20)
 #define SYS_DEFAULT_MAX_SYNC_POINTS (1u << 20)
 
-/* Options with every default applied; `instance_id` never NULL. */
+/* Options with every default applied; `instance_id` never NULL.  The handle
+ * that resolved them owns a copy of the caller's instance_id (`own`); readers
+ * given a sys_opts by value only borrow it. */
 typedef struct sys_opts {
 	uint32_t flags;
 	uint64_t max_message;
@@ -27,10 +29,14 @@ typedef struct sys_opts {
 	uint32_t max_json_depth;
 	uint32_t max_pending;
 	const char *instance_id;
+	char *own;
 } sys_opts;
 
-/* Fill `o` from caller options (NULL = defaults).  NXP_E_INVAL on a short struct. */
+/* Fill `o` from caller options (NULL = defaults), copying the instance_id
+ * string.  NXP_E_INVAL on a short struct, NXP_E_NOMEM; `o` needs
+ * sys_opts_free() only after success. */
 int sys_opts_resolve(sys_opts *o, const nxp_system_options *in);
+void sys_opts_free(sys_opts *o);
 
 /* ---- input: buffered bytes from a source, inflating gzip transparently ---- */
 #define SYSIN_BUF (64u << 10)

@@ -26,8 +26,21 @@ int sys_opts_resolve(sys_opts *o, const nxp_system_options *in)
 	o->max_json_event = d.max_json_event ? d.max_json_event : SYS_DEFAULT_MAX_JSON_EVENT;
 	o->max_json_depth = d.max_json_depth ? d.max_json_depth : SYS_DEFAULT_MAX_JSON_DEPTH;
 	o->max_pending = d.max_pending ? d.max_pending : SYS_DEFAULT_MAX_PENDING;
-	o->instance_id = d.instance_id ? d.instance_id : "";
+	o->instance_id = "";
+	if (d.instance_id && d.instance_id[0]) {
+		o->own = sys_strdup(d.instance_id);
+		if (!o->own)
+			return NXP_E_NOMEM;
+		o->instance_id = o->own;
+	}
 	return NXP_OK;
+}
+
+void sys_opts_free(sys_opts *o)
+{
+	free(o->own);
+	o->own = NULL;
+	o->instance_id = "";
 }
 
 void sb_reset(sbuf *b)

@@ -72,11 +72,15 @@ int nxp_trace_info_open(nxp_trace_info **out, nxp_source *src, const nxp_system_
 		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_trace_info_open: NULL argument");
 	*out = NULL;
 	sys_opts o;
-	if (sys_opts_resolve(&o, opts))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_system_options: bad struct_size");
+	int rc = sys_opts_resolve(&o, opts);
+	if (rc)
+		return rc == NXP_E_NOMEM ? nxp_fail(st, rc, -1, "out of memory")
+					 : nxp_fail(st, NXP_E_INVAL, -1, "nxp_system_options: bad struct_size");
+	uint64_t max_message = o.max_message;
+	sys_opts_free(&o); /* only the size limit is used */
 	uint8_t *data = NULL;
 	size_t len = 0;
-	int rc = slurp(src, o.max_message, &data, &len, st);
+	rc = slurp(src, max_message, &data, &len, st);
 	if (rc)
 		return rc;
 	uint64_t first = 0;

@@ -14,6 +14,7 @@
 #include "status.h"
 #include "system_priv.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@ typedef struct slice {
 	char *name, *cat, *args;
 	int64_t ts, id;
 	uint64_t offset;
+	int no_base;    /* ts was taken without baseTimeNanoseconds */
 } slice;
 
 /* Per-thread stack of open B slices, and M names, keyed by text. */
@@ -269,8 +271,9 @@ static int read_base(json_reader *r, nxp_status *st)
 		if (*s == '"')
 			s++;
 		char *end;
+		errno = 0;
 		long long x = strtoll(s, &end, 10);
-		if (end != s && (*end == '\0' || *end == '"')) {
+		if (end != s && (*end == '\0' || *end == '"') && errno != ERANGE) {
 			r->base_ns = x;
 			r->have_base = 1;
 		} else {
@@ -388,14 +391,18 @@ static const char *id_text(sbuf *b, json_t *v, int64_t *num)
 	return sb_cstr(b);
 }
 
-static int64_t us_to_ns(json_t *v)
+/* Microseconds (`ts`, `dur`) to ns: 0 with *ns set (absent or not a number:
+ * 0), -1 when the value does not fit int64 ns. */
+static int us_to_ns(json_t *v, int64_t *ns)
 {
+	*ns = 0;
 	if (json_is_integer(v))
-		return json_integer_value(v) * 1000;
+		return __builtin_mul_overflow((int64_t)json_integer_value(v), (int64_t)1000, ns) ? -1 : 0;
 	if (json_is_real(v)) {
 		double d = json_real_value(v) * 1000.0;
-		if (in_i64_range(d))
-			return round_i64(d);
+		if (!in_i64_range(d))
+			return -1;
+		*ns = round_i64(d);
 	}
 	return 0;
 }
@@ -406,7 +413,7 @@ static const char *str_or(json_t *v, const char *dflt)
 }
 
 static void fill_common(json_reader *r, nxp_system_event *ev, const char *pid, const char *tid, int64_t pidn,
-			int64_t tidn, uint64_t offset)
+			int64_t tidn, uint64_t offset, int no_base)
 {
 	ev->struct_size = sizeof(*ev);
 	ev->trace_event_source = "framework";
@@ -426,7 +433,7 @@ static void fill_common(json_reader *r, nxp_system_event *ev, const char *pid, c
 	ev->process_name = pn && pn->name ? pn->name : "";
 	tentry *tn = tab_get(r, thread_key(r, 't', pid, tid), 0);
 	ev->thread_name = tn && tn->name ? tn->name : "";
-	if (!r->have_base)
+	if (no_base)
 		ev->flags |= NXP_SYSEV_NO_BASE_TIME;
 }
 
@@ -456,7 +463,16 @@ static int convert(json_reader *r, uint64_t offset, nxp_system_event *ev, nxp_st
 	const char *tid = id_text(&r->tidt, json_object_get(o, "tid"), &tidn);
 	if (r->pidt.oom || r->tidt.oom)
 		return oom(st);
-	int64_t ts = us_to_ns(json_object_get(o, "ts")) + (r->have_base ? r->base_ns : 0);
+	/* Times: an event whose ts (+ base), end or duration does not fit int64
+	 * ns is a bad event, skipped and counted like the other malformed ones. */
+	int64_t ts, dur = 0, end_ts = 0;
+	if (us_to_ns(json_object_get(o, "ts"), &ts) ||
+	    __builtin_add_overflow(ts, r->have_base ? r->base_ns : 0, &ts) ||
+	    (ph[0] == 'X' && (us_to_ns(json_object_get(o, "dur"), &dur) || __builtin_add_overflow(ts, dur, &end_ts)))) {
+		r->base.skipped++;
+		return 1;
+	}
+	int no_base = !r->have_base;
 	json_t *args = json_object_get(o, "args");
 	memset(ev, 0, sizeof(*ev));
 	ev->id = row_id;
@@ -465,7 +481,7 @@ static int convert(json_reader *r, uint64_t offset, nxp_system_event *ev, nxp_st
 	ev->start_ts = ev->end_ts = ts;
 	switch (ph[0]) {
 	case 'X':
-		ev->end_ts = ts + us_to_ns(json_object_get(o, "dur"));
+		ev->end_ts = end_ts;
 		break;
 	case 'B': {
 		tentry *t = tab_get(r, thread_key(r, 't', pid, tid), 1);
@@ -490,6 +506,7 @@ static int convert(json_reader *r, uint64_t offset, nxp_system_event *ev, nxp_st
 		s->ts = ts;
 		s->id = row_id;
 		s->offset = offset;
+		s->no_base = no_base;
 		if (!s->name || !s->cat || !s->args) {
 			free_slice(s);
 			return oom(st);
@@ -506,7 +523,14 @@ static int convert(json_reader *r, uint64_t offset, nxp_system_event *ev, nxp_st
 			ev->flags |= NXP_SYSEV_UNMATCHED_STOP;
 			break;
 		}
+		int64_t span;
+		if (__builtin_sub_overflow(ts, t->stack[t->depth - 1].ts, &span)) {
+			/* Its duration does not fit: a bad E (the B stays open). */
+			r->base.skipped++;
+			return 1;
+		}
 		r->cur_slice = t->stack[--t->depth];
+		no_base |= r->cur_slice.no_base;
 		r->have_cur_slice = 1;
 		r->pending--;
 		ev->id = r->cur_slice.id;
@@ -571,8 +595,8 @@ static int convert(json_reader *r, uint64_t offset, nxp_system_event *ev, nxp_st
 			return oom(st);
 		ev->extra_attributes_json = r->cur_args;
 	}
-	ev->duration_ns = ev->end_ts - ev->start_ts;
-	fill_common(r, ev, pid, tid, pidn, tidn, offset);
+	ev->duration_ns = ev->end_ts - ev->start_ts; /* checked above for X and E; 0 otherwise */
+	fill_common(r, ev, pid, tid, pidn, tidn, offset, no_base);
 	return 0;
 }
 
@@ -607,7 +631,9 @@ static int drain_one(json_reader *r, nxp_system_event *ev)
 		int64_t pidn = (*p && !*end) ? pn : -1;
 		long long tn = strtoll(q, &end, 10);
 		int64_t tidn = (*q && !*end) ? tn : -1;
-		fill_common(r, ev, p, q, pidn, tidn, r->cur_slice.offset);
+		/* The flag follows the B's ts: a base seen after traceEvents (no
+		 * prescan) did not apply to it. */
+		fill_common(r, ev, p, q, pidn, tidn, r->cur_slice.offset, r->cur_slice.no_base);
 		return 0;
 	}
 	return NXP_END;

@@ -61,7 +61,8 @@ typedef struct nxp_system_options {
 	uint64_t max_json_event;   /**< largest trace.json event object in bytes (default 16 MiB) */
 	uint32_t max_json_depth;   /**< deepest nesting inside one trace.json event (default 64) */
 	uint32_t max_pending;      /**< unmatched START events / open B slices kept (default 1,048,576) */
-	const char *instance_id;   /**< instance_id for records whose file has none (NULL = "") */
+	const char *instance_id;   /**< instance_id for records whose file has none (NULL = "");
+	                                copied at open: it need not outlive the open call */
 } nxp_system_options;
 
 static inline void nxp_system_options_init(nxp_system_options *o)
@@ -96,7 +97,15 @@ static inline void nxp_system_options_init(nxp_system_options *o)
  * seekable source the reader first scans the top-level keys for
  * baseTimeNanoseconds wherever it is (before or after traceEvents); on a
  * sequential source only a base seen before traceEvents applies, and rows
- * without a base carry NXP_SYSEV_NO_BASE_TIME.
+ * without a base carry NXP_SYSEV_NO_BASE_TIME (so do B slices still open at the
+ * end whose ts was read before a late base).
+ *
+ * Times that do not fit: an event whose start, end or duration in int64 ns
+ * cannot be represented (trace.json ts × 1000 + base, ts + dur, E − B; ntrace
+ * timestamp above INT64_MAX or timestamp + duration) is not returned: it is
+ * skipped and counted in nxp_system_stats.skipped, like other malformed
+ * events.  A skipped E leaves its B open; a skipped START leaves its STOP
+ * unmatched.
  *
  * Rows come in file order, not sorted by time (neither file kind is sorted).
  */
@@ -151,7 +160,9 @@ typedef struct nxp_system_stats {
 	int64_t framework;
 	int64_t unmatched_starts;  /**< rows returned with NXP_SYSEV_UNMATCHED_START */
 	int64_t unmatched_stops;   /**< rows returned with NXP_SYSEV_UNMATCHED_STOP */
-	int64_t skipped;           /**< input events ignored (a trace.json element that is not an object, unknown ph) */
+	int64_t skipped;           /**< input events ignored: a trace.json element that is not an object or has
+	                                an unknown ph; an event whose time (ts + base, ts + dur, E − B, ntrace
+	                                timestamp or timestamp + duration) does not fit int64 ns */
 	int64_t files;             /**< files read so far */
 	int64_t bytes_read;        /**< input bytes consumed (decompressed for .gz) */
 	int64_t base_time_ns;      /**< trace.json baseTimeNanoseconds in use, 0 if none */
@@ -304,7 +315,8 @@ NXP_API int nxp_clock_map_add(nxp_clock_map *m, int64_t nc_idx, int64_t device_t
 NXP_API size_t nxp_clock_map_count(const nxp_clock_map *m);
 /**
  * Map device time `device_ts` of core `nc_idx` to host Unix ns.
- * Errors: NXP_E_INVAL, NXP_E_NOT_FOUND (no sync point for that core).
+ * Errors: NXP_E_INVAL, NXP_E_NOT_FOUND (no sync point for that core),
+ * NXP_E_RANGE (the mapped time does not fit int64; `*host_ts` is unchanged).
  */
 NXP_API int nxp_clock_map_to_host(const nxp_clock_map *m, int64_t nc_idx, int64_t device_ts, int64_t *host_ts);
 NXP_API void nxp_clock_map_close(nxp_clock_map *m);
@@ -473,7 +485,9 @@ static inline void nxp_ntrace_event_init(nxp_ntrace_event *e)
 
 /**
  * Start writing a .pb file of `kind` (NXP_SYSFILE_NTRACE, NXP_SYSFILE_CPU_UTIL
- * or NXP_SYSFILE_HOST_MEM).  Errors: NXP_E_INVAL, NXP_E_IO, NXP_E_NOMEM.
+ * or NXP_SYSFILE_HOST_MEM).  `opts` and its strings (arch, instance_id) are
+ * copied: they need not outlive this call.  Errors: NXP_E_INVAL, NXP_E_IO,
+ * NXP_E_NOMEM.
  */
 NXP_API int nxp_sysprof_writer_open(nxp_sysprof_writer **out, const char *path, int kind,
 				    const nxp_sysprof_writer_options *opts, nxp_status *st);
@@ -506,7 +520,8 @@ NXP_API int nxp_trace_info_write(const char *path, const nxp_system_metadata *md
  * Kineto's `baseTimeNanoseconds` after traceEvents when non-zero).  `pid` and
  * `tid` of each event are written as given (a decimal text becomes a number),
  * `extra_attributes_json` as `args`, flow_id as `id`.  `gzip` = 1 writes gzip.
- * Errors: NXP_E_INVAL, NXP_E_IO, NXP_E_JSON (bad extra_attributes_json).
+ * Errors: NXP_E_INVAL, NXP_E_IO, NXP_E_JSON (bad extra_attributes_json),
+ * NXP_E_RANGE (start_ts − base_time_ns or end_ts − start_ts overflows int64).
  */
 NXP_API int nxp_trace_json_write(const char *path, const nxp_system_event *events, size_t n, int64_t base_time_ns,
 				 int gzip, nxp_status *st);

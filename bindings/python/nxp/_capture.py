@@ -10,7 +10,7 @@ from ._lib import fn
 from ._neff import struct_values
 from ._profile import Profile, profile_options
 from ._system import SystemEvents, options
-from ._util import fspath, status
+from ._util import Closable, fspath, status
 
 
 def _fields(struct):
@@ -44,7 +44,7 @@ def _file_fix(d):
     d["uuid"] = d["uuid"].hex() if d["has_uuid"] else ""
 
 
-class Capture:
+class Capture(Closable):
     """A capture directory, discovered recursively (both known layouts).
 
     `files`, `processes` and `profiles` are lists of namedtuples with the C
@@ -119,21 +119,6 @@ class Capture:
         if h is not None:
             fn.capture_close(h)
 
-    @property
-    def closed(self):
-        return self._h is None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def __repr__(self):
         return (f"<nxp.Capture {len(self.processes)} processes, {len(self.profiles)} device profiles, "

@@ -6,7 +6,7 @@ import ctypes
 from . import _structs as S
 from ._errors import closed, raise_code, raise_status
 from ._lib import fn
-from ._util import engine_arg, fspath, hexbytes, status, text
+from ._util import Closable, engine_arg, fspath, hexbytes, status, text
 
 HEADER_KEYS = ("pkg_version", "header_size", "data_size", "neff_version_major", "neff_version_minor",
                "build_version", "num_tpb", "hash", "uuid", "name", "requested_tpb_count", "feature_bits",
@@ -95,7 +95,7 @@ class Engine:
         return f"Engine(subgraph={self.subgraph}, name={self.name!r}, instruction_count={self.instruction_count})"
 
 
-class Neff:
+class Neff(Closable):
     """A NEFF opened from a path or from bytes.  Use as a context manager or
     call close(); every method raises nxp.InvalidArgumentError once closed."""
 
@@ -149,21 +149,6 @@ class Neff:
         self._src = None
         self._mem = None
 
-    @property
-    def closed(self):
-        return self._h is None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def _handle(self):
         if self._h is None:

@@ -9,7 +9,7 @@ from ._lib import fn
 from ._neff import Neff, struct_values
 from ._records import record_type, register
 from ._summary import summary_dict, summary_opcodes, summary_throttles
-from ._util import engine_arg, fspath, hexbytes, status, ts_arg
+from ._util import Closable, engine_arg, fspath, hexbytes, status, ts_arg
 
 #: Records fetched from C per nxp_cursor_next_batch call.
 BATCH = 4096
@@ -59,7 +59,7 @@ class _Source:
         self.mem = None
 
 
-class Cursor:
+class Cursor(Closable):
     """An iterator over one table of a profile, in time order.  Records come
     from C in batches of BATCH.  Close it (or let it be collected) to free it;
     closing the profile closes its cursors."""
@@ -106,17 +106,6 @@ class Cursor:
                 p._cursors.discard(self)
         self._iter = None
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def __iter__(self):
         return self
@@ -193,7 +182,7 @@ def profile_options(allow_mismatch=False, skip_crc=False):
     return S.new(S.nxp_profile_options, flags=flags)
 
 
-class Profile:
+class Profile(Closable):
     """A NEFF/NTFF pair.  `neff` and `ntff` are paths or bytes."""
 
     def __init__(self, neff, ntff, allow_mismatch=False, skip_crc=False):
@@ -260,21 +249,6 @@ class Profile:
         fn.profile_close(h)
         self._close_sources()
 
-    @property
-    def closed(self):
-        return self._h is None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
     @property
     def neff(self):

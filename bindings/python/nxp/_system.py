@@ -20,7 +20,7 @@ from ._lib import fn
 from ._neff import struct_values
 from ._profile import BATCH, _Source
 from ._records import Batch, record_type, register
-from ._util import fspath, status
+from ._util import Closable, fspath, status
 
 SystemEvent = register(record_type("SystemEvent", S.nxp_system_event,
                                    "SystemProfileEvents row (plus libnxp's extras after `flags`)."))
@@ -87,7 +87,7 @@ class _Strings(dict):
         return v
 
 
-class _RowCursor:
+class _RowCursor(Closable):
     """Base of the per-row C cursors: batching, iteration, close, errors."""
     _record = None   # Record class
     _what = "cursor"
@@ -119,17 +119,6 @@ class _RowCursor:
     def closed(self):
         return getattr(self, "_h", None) is None
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def __iter__(self):
         return self
@@ -327,7 +316,7 @@ def _int(v, what):
     return v
 
 
-class ClockMap:
+class ClockMap(Closable):
     """Device -> host time, from the timestamp_sync_point events of a capture.
 
     ClockMap() is empty (fill it with add()); ClockMap.build(source) reads a
@@ -388,22 +377,6 @@ class ClockMap:
         h, self._h = self._h, None
         if h is not None:
             fn.clock_map_close(h)
-
-    @property
-    def closed(self):
-        return self._h is None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
 
 def clock_map(source, max_points=None, **opts):

@@ -67,3 +67,26 @@ def ts_arg(v, default, what):
     if isinstance(v, bool) or not isinstance(v, int):
         raise TypeError(f"{what} must be an int (nanoseconds) or None")
     return v
+
+
+class Closable:
+    """Context manager and finaliser of every class that owns a C handle:
+    subclasses define close() (idempotent) and keep the handle in self._h."""
+
+    __slots__ = ()
+
+    @property
+    def closed(self):
+        return self._h is None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass

@@ -5,7 +5,7 @@ import ctypes
 from . import _structs as S
 from ._errors import closed, raise_code, raise_status
 from ._lib import fn
-from ._util import engine_arg, fspath, status
+from ._util import Closable, engine_arg, fspath, status
 
 _libc_free = ctypes.CDLL(None).free
 _libc_free.argtypes = [ctypes.c_void_p]
@@ -45,7 +45,7 @@ def encode_instruction(opcode_num, engine=0, **fields):
     return bytes(out)
 
 
-class NeffWriter:
+class NeffWriter(Closable):
     """Build a NEFF from archive members: add(path, data), then save(path) or to_bytes()."""
 
     def __init__(self, name="", uuid=b"", plain_tar=False, pkg_version=0, neff_version=(2, 0), num_tpb=0,
@@ -99,18 +99,6 @@ class NeffWriter:
         h, self._h = self._h, None
         if h is not None:
             fn.neff_writer_close(h)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
 
 _NOTES = {
