@@ -92,7 +92,7 @@ cmd_asan_only() {
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		build build-asan -Db_sanitize=address,undefined -Db_lundef=false
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		run_suite build-asan "ASan+UBSan" --suite unit
+		run_suite build-asan "ASan+UBSan (unit and bindings)"
 }
 
 cmd_test() {

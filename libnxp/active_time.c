@@ -230,15 +230,27 @@ static at_source *earliest(nxp_cursor *c, int *rc)
 int ntff_at_next(nxp_cursor *c, nxp_active_time *r)
 {
 	int rc;
-	at_source *s = earliest(c, &rc);
-	if (rc < 0)
-		return rc;
-	if (!s)
-		return NXP_END;
+	at_source *s;
+	/* A time window clips the intervals (a busy interval can start after the
+	 * window that holds its instruction's start, once the wait is excluded);
+	 * what the clip leaves empty is not returned. */
+	uint64_t b, e;
+	for (;;) {
+		s = earliest(c, &rc);
+		if (rc < 0)
+			return rc;
+		if (!s)
+			return NXP_END;
+		b = s->ps > c->from_tick ? s->ps : c->from_tick;
+		e = s->pe < c->to_tick ? s->pe : c->to_tick;
+		if (b < e)
+			break;
+		s->has_pend = 0;
+	}
 	uint64_t tpn = (uint64_t)c->p->hdr.ticks_per_nanosec;
 	r->struct_size = sizeof(*r);
-	r->start_ts = (int64_t)(s->ps / tpn);
-	r->end_ts = (int64_t)(s->pe / tpn);
+	r->start_ts = (int64_t)(b / tpn);
+	r->end_ts = (int64_t)(e / tpn);
 	r->duration_ns = r->end_ts - r->start_ts;
 	r->engine_id = s->engine;
 	r->engine = s->engine >= 0 ? nxp_engine_name(s->engine) : "dma";
@@ -255,7 +267,8 @@ int64_t ntff_at_position(nxp_cursor *c)
 	at_source *s = earliest(c, &rc);
 	if (rc < 0 || !s)
 		return INT64_MAX;
-	return (int64_t)(s->ps / (uint64_t)c->p->hdr.ticks_per_nanosec);
+	uint64_t b = s->ps > c->from_tick ? s->ps : c->from_tick; /* the clip of ntff_at_next */
+	return (int64_t)(b / (uint64_t)c->p->hdr.ticks_per_nanosec);
 }
 
 void ntff_at_free(nxp_cursor *c)

@@ -245,7 +245,8 @@ typedef struct nxp_active_time {
 typedef struct nxp_cursor_options {
 	size_t struct_size;
 	int64_t start_ts;       /**< only records with start >= start_ts (INT64_MIN = no bound) */
-	int64_t end_ts;         /**< only records with start < end_ts (INT64_MAX = no bound) */
+	int64_t end_ts;         /**< only records with start < end_ts (INT64_MAX = no bound).
+				     ActiveTime intervals are clipped to [start_ts, end_ts). */
 	int32_t engine;         /**< nxp_engine, -1 = all (instruction, active time) */
 	int64_t pcore_idx;      /**< -1 = all */
 	const char *queue_name; /**< DMA queue name, NULL = all */
