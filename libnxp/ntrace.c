@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* ntrace.pb: walk the root message's top level, unpack one TraceEvent at a
- * time, pair START/STOP by tracking_id into SystemProfileEvents rows. */
+ * time, pair START/STOP by tracking_id into SystemProfileEvents rows.
+ *
+ * Hot path: protobuf-c unpacks into a per-event arena (its allocator hook),
+ * reset before the next event; the event is reduced to an `evx` (the facts a
+ * row needs) with its attributes rendered as JSON only when it has some; names
+ * are interned with their group; a pending START is one allocation. */
 #include "pbwire.h"
 #include "status.h"
 #include "system_priv.h"
 
 #include "ntrace.pb-c.h"
 
-#include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,52 +30,228 @@ static const uint32_t ntrace_tags[] = {
 	PB_TAG(F_PADDING, PB_LEN),
 };
 
-/* Total bytes of interned strings kept. */
+/* Total bytes of string-pool strings kept. */
 #define POOL_MAX_BYTES (64u << 20)
+/* Interned event names: at most this many, of at most this many bytes in all;
+ * further names are used as they are (and copied with a pending START). */
+#define INTERN_MAX_NAMES (1u << 16)
+#define INTERN_MAX_BYTES (4u << 20)
+/* Per-event arena: chunk size; larger requests get a chunk of their own,
+ * freed at the next reset so one big event does not pin memory. */
+#define ARENA_CHUNK (64u << 10)
+#define ARENA_ALIGN 16u
+
+/* ---- per-event arena behind protobuf-c's allocator hook ---- */
+typedef struct achunk {
+	struct achunk *next;
+	size_t cap, used;
+} achunk;
+#define ACHUNK_HDR ((sizeof(achunk) + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1))
+
+typedef struct arena {
+	achunk *cur;  /* bump target (ARENA_CHUNK bytes) */
+	achunk *big;  /* chunks of single large requests */
+} arena;
+
+static void *arena_alloc(void *data, size_t size)
+{
+	arena *a = data;
+	if (size > SIZE_MAX / 2)
+		return NULL;
+	size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (size > ARENA_CHUNK / 4) {
+		achunk *c = malloc(ACHUNK_HDR + size);
+		if (!c)
+			return NULL;
+		c->cap = c->used = size;
+		c->next = a->big;
+		a->big = c;
+		return (char *)c + ACHUNK_HDR;
+	}
+	achunk *c = a->cur;
+	if (!c || c->cap - c->used < size) {
+		achunk *n = malloc(ACHUNK_HDR + ARENA_CHUNK);
+		if (!n)
+			return NULL;
+		n->cap = ARENA_CHUNK;
+		n->used = 0;
+		n->next = c; /* older chunks are freed at the next reset */
+		a->cur = c = n;
+	}
+	void *p = (char *)c + ACHUNK_HDR + c->used;
+	c->used += size;
+	return p;
+}
+
+static void arena_free(void *data, void *p)
+{
+	(void)data;
+	(void)p; /* everything goes at the next reset */
+}
+
+static void free_chunks(achunk *c)
+{
+	while (c) {
+		achunk *n = c->next;
+		free(c);
+		c = n;
+	}
+}
+
+/* Forget everything allocated; keep one chunk for the next event. */
+static void arena_reset(arena *a)
+{
+	free_chunks(a->big);
+	a->big = NULL;
+	if (a->cur) {
+		free_chunks(a->cur->next);
+		a->cur->next = NULL;
+		a->cur->used = 0;
+	}
+}
+
+static void arena_destroy(arena *a)
+{
+	free_chunks(a->big);
+	free_chunks(a->cur);
+	a->big = a->cur = NULL;
+}
+
+/* ---- interned event names (with their group, computed once) ---- */
+typedef struct iname {
+	uint64_t hash;
+	size_t len;
+	uint32_t group;
+	char s[];
+} iname;
+
+typedef struct itab {
+	iname **slot;
+	size_t cap, n, bytes;
+} itab;
+
+static uint64_t name_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* The interned copy of s (n bytes), or NULL when the table is full or memory
+ * runs out (the caller then uses s as it is). */
+static const iname *intern(itab *t, const char *s, size_t n)
+{
+	uint64_t h = name_hash(s, n);
+	if (t->cap) {
+		for (size_t j = h & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1)) {
+			const iname *e = t->slot[j];
+			if (e->hash == h && e->len == n && !memcmp(e->s, s, n))
+				return e;
+		}
+	}
+	if (t->n >= INTERN_MAX_NAMES || t->bytes + n > INTERN_MAX_BYTES)
+		return NULL;
+	if ((t->n + 1) * 2 > t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		iname **ns = calloc(cap, sizeof(*ns));
+		if (!ns)
+			return NULL;
+		for (size_t i = 0; i < t->cap; i++) {
+			if (!t->slot[i])
+				continue;
+			size_t j = t->slot[i]->hash & (cap - 1);
+			while (ns[j])
+				j = (j + 1) & (cap - 1);
+			ns[j] = t->slot[i];
+		}
+		free(t->slot);
+		t->slot = ns;
+		t->cap = cap;
+	}
+	iname *e = malloc(sizeof(*e) + n + 1);
+	if (!e)
+		return NULL;
+	e->hash = h;
+	e->len = n;
+	memcpy(e->s, s, n);
+	e->s[n] = '\0';
+	e->group = nxp_system_event_group(e->s);
+	size_t j = h & (t->cap - 1);
+	while (t->slot[j])
+		j = (j + 1) & (t->cap - 1);
+	t->slot[j] = e;
+	t->n++;
+	t->bytes += n;
+	return e;
+}
+
+static void itab_free(itab *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->slot[i]);
+	free(t->slot);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- one event, reduced to what a row needs ---- */
+enum { HAVE_ID = 1, HAVE_DURATION = 2, HAVE_PCORE = 4, HAVE_WORKER = 8, NAME_KEPT = 16 };
+
+typedef struct evx {
+	uint32_t have;            /* HAVE_*; NAME_KEPT: `name` outlives the event */
+	int phase;
+	int64_t ts, duration, id;
+	int64_t thread_id, nc_idx, nd_idx, tracking_id, nrta_seq_id; /* -1 = absent */
+	int64_t pcore_idx, worker_gid;                               /* from attributes */
+	uint32_t group;
+	const char *name;
+	const char *attrs;        /* "{...}" of its attributes, NULL when none */
+	size_t attrs_len;
+	const char *flow, *stream; /* attribute values, NULL when absent */
+} evx;
 
 typedef struct pending {
 	uint64_t key;        /* tracking_id */
 	uint64_t seq;        /* arrival order */
-	Ntff__TraceEvent *ev;
+	evx *ev;             /* one allocation holding the event and its strings */
 	uint64_t offset;
 } pending;
+
+typedef struct pool_entry {
+	char *s;
+	uint32_t group;
+} pool_entry;
 
 typedef struct ntrace_reader {
 	sysrd base;
 	pbwalk w;
 	sys_opts o;
 	/* root facts */
-	char **pool;
+	pool_entry *pool;
 	size_t n_pool, cap_pool, pool_bytes;
 	char *instance_id;
 	int64_t pid;
+	char pidbuf[24];
+	const char *pidtext;
 	/* pairing */
-	pending *tab;        /* open addressing, linear probing, key 0 reserved via `used` count */
+	pending *tab;        /* open addressing, linear probing */
 	uint8_t *used;
 	size_t tab_cap, n_pending;
 	uint64_t seq;
 	pending *drain;      /* unmatched STARTs at the end, in arrival order */
 	size_t n_drain, i_drain;
 	int at_end;
-	/* row storage (freed on the next call) */
-	Ntff__TraceEvent *cur_a, *cur_b;
-	sbuf name, attrs, flow, stream, tid;
-	char pidbuf[24];
+	/* decoding */
+	arena mem;
+	ProtobufCAllocator pba;
+	itab names;
+	/* row storage (valid until the next call) */
+	evx xa, xb;
+	evx *held;           /* a pending START returned in the current row */
+	sbuf frag_a, frag_b, attrs;
+	char typebuf[32], tidbuf[24];
 	int64_t rows;
 } ntrace_reader;
-
-static void free_event(Ntff__TraceEvent *e)
-{
-	if (e)
-		ntff__trace_event__free_unpacked(e, NULL);
-}
-
-static void release_row(ntrace_reader *r)
-{
-	free_event(r->cur_a);
-	free_event(r->cur_b);
-	r->cur_a = r->cur_b = NULL;
-}
 
 static uint64_t hash64(uint64_t x)
 {
@@ -155,18 +336,6 @@ static int tab_insert(ntrace_reader *r, const pending *p)
 	return NXP_OK;
 }
 
-static const char *event_name(ntrace_reader *r, const Ntff__TraceEvent *e)
-{
-	if (e->hint && e->hint[0])
-		return e->hint;
-	if (e->has_event_type && e->event_type < r->n_pool)
-		return r->pool[e->event_type];
-	sb_reset(&r->name);
-	if (e->has_event_type)
-		sb_printf(&r->name, "event_type_%u", e->event_type);
-	return sb_cstr(&r->name);
-}
-
 /* The row times of an event fit int64: timestamp <= INT64_MAX and, with a
  * duration, timestamp + duration too.  (Two such timestamps always have a
  * difference that fits, so a START/STOP pair needs no further check.) */
@@ -191,50 +360,159 @@ static int64_t seq_id(const Ntff__TraceEvent *e)
 	return -1;
 }
 
-static void add_attrs(ntrace_reader *r, const Ntff__TraceEvent *e, nxp_system_event *ev, int *first)
+/* Name and group: the hint, else the string-pool entry event_type, else
+ * "event_type_<n>", else "". */
+static void event_name(ntrace_reader *r, const Ntff__TraceEvent *e, evx *x)
 {
-	for (size_t i = 0; i < e->n_attributes; i++) {
-		const char *k = e->attributes[i]->key ? e->attributes[i]->key : "";
-		const char *v = e->attributes[i]->value ? e->attributes[i]->value : "";
-		sb_puts(&r->attrs, *first ? "" : ",");
-		*first = 0;
-		sb_json_str(&r->attrs, k, strlen(k));
-		sb_puts(&r->attrs, ":");
-		sb_json_str(&r->attrs, v, strlen(v));
-		char *end;
-		if (!strcmp(k, "pcore_idx") || !strcmp(k, "worker_gid")) {
-			long long x = strtoll(v, &end, 10);
-			if (*v && !*end)
-				*(!strcmp(k, "pcore_idx") ? &ev->pcore_idx : &ev->worker_gid) = x;
-		} else if (!strcmp(k, "flow_id")) {
-			sb_reset(&r->flow);
-			sb_puts(&r->flow, v);
-			ev->flow_id = sb_cstr(&r->flow);
-		} else if (!strcmp(k, "framework_stream_id")) {
-			sb_reset(&r->stream);
-			sb_puts(&r->stream, v);
-			ev->framework_stream_id = sb_cstr(&r->stream);
+	if (e->hint && e->hint[0]) {
+		const iname *n = intern(&r->names, e->hint, strlen(e->hint));
+		if (n) {
+			x->name = n->s;
+			x->group = n->group;
+			x->have |= NAME_KEPT;
+		} else {
+			x->name = e->hint;
+			x->group = nxp_system_event_group(e->hint);
 		}
+	} else if (e->has_event_type && e->event_type < r->n_pool) {
+		x->name = r->pool[e->event_type].s;
+		x->group = r->pool[e->event_type].group;
+		x->have |= NAME_KEPT;
+	} else if (e->has_event_type) {
+		char *end = r->typebuf + sizeof(r->typebuf);
+		char *d = sb_u64(end, e->event_type);
+		d -= 11;
+		memcpy(d, "event_type_", 11);
+		x->name = d;
+		x->group = nxp_system_event_group(d);
+	} else {
+		x->name = "";
+		x->group = 0;
+		x->have |= NAME_KEPT;
 	}
 }
 
+/* Signed decimal integer filling all of s, else 0. */
+static int parse_i64(const char *s, int64_t *v)
+{
+	if (!*s)
+		return 0;
+	char *end;
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (*end || errno == ERANGE)
+		return 0;
+	*v = x;
+	return 1;
+}
+
+/* Reduce an unpacked event; its attributes are rendered as a JSON object
+ * into `frag` (only when it has some).  Strings point into the event, the
+ * pool, the name table or `frag`. */
+static int decode(ntrace_reader *r, const Ntff__TraceEvent *e, evx *x, sbuf *frag)
+{
+	x->have = 0;
+	x->phase = e->has_phase ? (int)e->phase : 0;
+	x->ts = (int64_t)e->timestamp; /* times_fit() checked the range */
+	x->duration = (int64_t)e->duration;
+	if (e->has_duration)
+		x->have |= HAVE_DURATION;
+	x->id = (int64_t)e->id;
+	if (e->has_id)
+		x->have |= HAVE_ID;
+	x->thread_id = e->has_thread_id ? (int64_t)e->thread_id : -1;
+	x->nc_idx = e->has_nc_idx ? (int64_t)e->nc_idx : -1;
+	x->nd_idx = e->has_nd_idx ? (int64_t)e->nd_idx : -1;
+	x->tracking_id = e->has_tracking_id ? (int64_t)e->tracking_id : -1;
+	x->nrta_seq_id = seq_id(e);
+	x->pcore_idx = x->worker_gid = -1;
+	x->flow = x->stream = NULL;
+	x->attrs = NULL;
+	x->attrs_len = 0;
+	event_name(r, e, x);
+	if (!e->n_attributes)
+		return NXP_OK;
+	sb_reset(frag);
+	sb_put(frag, "{", 1);
+	for (size_t i = 0; i < e->n_attributes; i++) {
+		const char *k = e->attributes[i]->key ? e->attributes[i]->key : "";
+		const char *v = e->attributes[i]->value ? e->attributes[i]->value : "";
+		size_t kn = strlen(k);
+		if (i)
+			sb_put(frag, ",", 1);
+		sb_json_str(frag, k, kn);
+		sb_put(frag, ":", 1);
+		sb_json_str(frag, v, strlen(v));
+		/* Attributes that are also columns (by length first: most keys are none of these). */
+		if (kn == 9 && !memcmp(k, "pcore_idx", 9)) {
+			if (parse_i64(v, &x->pcore_idx))
+				x->have |= HAVE_PCORE;
+		} else if (kn == 10 && !memcmp(k, "worker_gid", 10)) {
+			if (parse_i64(v, &x->worker_gid))
+				x->have |= HAVE_WORKER;
+		} else if (kn == 7 && !memcmp(k, "flow_id", 7)) {
+			x->flow = v;
+		} else if (kn == 19 && !memcmp(k, "framework_stream_id", 19)) {
+			x->stream = v;
+		}
+	}
+	sb_put(frag, "}", 1);
+	if (frag->oom)
+		return NXP_E_NOMEM;
+	x->attrs = frag->s;
+	x->attrs_len = frag->len;
+	return NXP_OK;
+}
+
+/* A copy of x and its strings in one allocation (a pending START). */
+static evx *keep(const evx *x)
+{
+	size_t nn = (x->have & NAME_KEPT) ? 0 : strlen(x->name) + 1;
+	size_t an = x->attrs ? x->attrs_len + 1 : 0;
+	size_t fn = x->flow ? strlen(x->flow) + 1 : 0;
+	size_t sn = x->stream ? strlen(x->stream) + 1 : 0;
+	evx *k = malloc(sizeof(*k) + nn + an + fn + sn);
+	if (!k)
+		return NULL;
+	*k = *x;
+	char *p = (char *)(k + 1);
+	if (nn) {
+		memcpy(p, x->name, nn);
+		k->name = p;
+		p += nn;
+	}
+	if (an) {
+		memcpy(p, x->attrs, an);
+		k->attrs = p;
+		p += an;
+	}
+	if (fn) {
+		memcpy(p, x->flow, fn);
+		k->flow = p;
+		p += fn;
+	}
+	if (sn) {
+		memcpy(p, x->stream, sn);
+		k->stream = p;
+	}
+	return k;
+}
+
 /* Fill a row from `a` (START or single event) and optional `b` (its STOP). */
-static int make_row(ntrace_reader *r, const Ntff__TraceEvent *a, const Ntff__TraceEvent *b, uint32_t flags,
-		    uint64_t offset, nxp_system_event *ev)
+static int make_row(ntrace_reader *r, const evx *a, const evx *b, uint32_t flags, uint64_t offset,
+		    nxp_system_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->struct_size = sizeof(*ev);
-	const char *name = event_name(r, a);
-	if (!name[0] && b)
-		name = event_name(r, b);
-	ev->name = name;
-	ev->id = a->has_id ? (int64_t)a->id : r->rows;
-	ev->start_ts = (int64_t)a->timestamp;
+	const evx *nm = (!a->name[0] && b) ? b : a;
+	ev->name = nm->name;
+	ev->id = (a->have & HAVE_ID) ? a->id : r->rows;
+	ev->start_ts = a->ts;
 	if (b) {
-		ev->end_ts = (int64_t)b->timestamp;
+		ev->end_ts = b->ts;
 		ev->phase = "X";
-	} else if (a->has_duration) {
-		ev->end_ts = ev->start_ts + (int64_t)a->duration;
+	} else if (a->have & HAVE_DURATION) {
+		ev->end_ts = a->ts + a->duration; /* times_fit() checked the sum */
 		ev->phase = "X";
 	} else {
 		ev->end_ts = ev->start_ts;
@@ -242,44 +520,51 @@ static int make_row(ntrace_reader *r, const Ntff__TraceEvent *a, const Ntff__Tra
 			  : (flags & NXP_SYSEV_UNMATCHED_START) ? "B"
 			  : (flags & NXP_SYSEV_UNMATCHED_STOP) ? "E" : "i";
 	}
-	ev->duration_ns = ev->end_ts - ev->start_ts;
-	uint32_t group = nxp_system_event_group(name);
-	ev->flags = flags | group;
-	ev->trace_event_source = group == NXP_SYSEV_HARDWARE ? "neuron_hw" : "neuron_rt";
+	ev->duration_ns = ev->end_ts - ev->start_ts; /* both in [0, INT64_MAX] */
+	ev->flags = flags | nm->group;
+	ev->trace_event_source = nm->group == NXP_SYSEV_HARDWARE ? sys_src_hw : sys_src_rt;
 	ev->instance_id = r->instance_id ? r->instance_id : r->o.instance_id;
 	ev->process_id = r->pid;
-	snprintf(r->pidbuf, sizeof(r->pidbuf), "%lld", (long long)r->pid);
-	ev->pid = r->pid >= 0 ? r->pidbuf : "";
-	ev->thread_id = a->has_thread_id ? (int64_t)a->thread_id : -1;
-	sb_reset(&r->tid);
-	if (a->has_thread_id)
-		sb_printf(&r->tid, "%u", a->thread_id);
-	ev->tid = sb_cstr(&r->tid);
-	ev->nc_idx = a->has_nc_idx ? (int64_t)a->nc_idx : -1;
-	ev->nd_idx = a->has_nd_idx ? (int64_t)a->nd_idx : -1;
-	ev->pcore_idx = -1;
-	ev->worker_gid = -1;
-	ev->flow_id = "";
-	ev->framework_stream_id = "";
+	ev->pid = r->pidtext;
+	ev->thread_id = a->thread_id;
+	ev->tid = a->thread_id >= 0 ? sb_u64(r->tidbuf + sizeof(r->tidbuf), (uint64_t)a->thread_id) : "";
+	ev->nc_idx = a->nc_idx;
+	ev->nd_idx = a->nd_idx;
+	/* attribute columns: the STOP's win over the START's */
+	ev->pcore_idx = (b && (b->have & HAVE_PCORE)) ? b->pcore_idx : a->pcore_idx;
+	ev->worker_gid = (b && (b->have & HAVE_WORKER)) ? b->worker_gid : a->worker_gid;
+	const char *flow = (b && b->flow) ? b->flow : a->flow;
+	const char *stream = (b && b->stream) ? b->stream : a->stream;
+	ev->flow_id = flow ? flow : "";
+	ev->framework_stream_id = stream ? stream : "";
 	ev->category = "";
 	ev->process_name = "";
 	ev->thread_name = "";
-	ev->tracking_id = a->has_tracking_id ? (int64_t)a->tracking_id : -1;
-	ev->nrta_seq_id = seq_id(a);
+	ev->tracking_id = a->tracking_id;
+	ev->nrta_seq_id = a->nrta_seq_id;
 	ev->file = "";
 	ev->offset = (int64_t)offset;
-	sb_reset(&r->attrs);
-	sb_puts(&r->attrs, "{");
-	int first = 1;
-	add_attrs(r, a, ev, &first);
-	if (b)
-		add_attrs(r, b, ev, &first);
-	sb_puts(&r->attrs, "}");
-	if (r->attrs.oom || r->name.oom || r->tid.oom || r->flow.oom || r->stream.oom)
-		return NXP_E_NOMEM;
-	ev->extra_attributes_json = sb_cstr(&r->attrs);
+	const evx *b_attrs = b && b->attrs ? b : NULL;
+	if (a->attrs && b_attrs) {
+		/* {a...} + {b...} = {a...,b...} */
+		sb_reset(&r->attrs);
+		sb_put(&r->attrs, a->attrs, a->attrs_len - 1);
+		sb_put(&r->attrs, ",", 1);
+		sb_put(&r->attrs, b->attrs + 1, b->attrs_len - 1);
+		if (r->attrs.oom)
+			return NXP_E_NOMEM;
+		ev->extra_attributes_json = r->attrs.s;
+	} else {
+		ev->extra_attributes_json = a->attrs ? a->attrs : b_attrs ? b->attrs : "{}";
+	}
 	r->rows++;
 	return NXP_OK;
+}
+
+static void release_row(ntrace_reader *r)
+{
+	free(r->held);
+	r->held = NULL;
 }
 
 static int cmp_seq(const void *x, const void *y)
@@ -317,6 +602,57 @@ static int root_string(const pbfield *f, char **dst)
 	return NXP_OK;
 }
 
+/* An ntrace START/STOP/INSTANT event in the current field: unpack it into the
+ * arena and turn it into a row (0), keep it pending (1), skip it (1), or fail. */
+static int on_event(ntrace_reader *r, const pbfield *f, nxp_system_event *ev, nxp_status *st)
+{
+	arena_reset(&r->mem);
+	Ntff__TraceEvent *e = ntff__trace_event__unpack(&r->pba, (size_t)f->v, f->data);
+	if (!e)
+		return nxp_fail(st, NXP_E_PROTOBUF, (int64_t)f->offset,
+				"event at offset %llu does not unpack as ntff.TraceEvent", (unsigned long long)f->offset);
+	if (!times_fit(e)) {
+		/* Its time does not fit int64 ns: a bad event, skipped and counted. */
+		r->base.skipped++;
+		return 1;
+	}
+	int pairing = !(r->o.flags & NXP_SYSTEM_NO_PAIRING) && e->has_tracking_id;
+	size_t slot;
+	if (e->phase == NTFF__TRACE_EVENT__PHASE__START && pairing) {
+		if (decode(r, e, &r->xa, &r->frag_a))
+			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		if (tab_find(r, e->tracking_id, &slot) || r->n_pending >= r->o.max_pending)
+			/* Table full, or a second START with the same id: return it
+			 * now as unmatched rather than lose it. */
+			return make_row(r, &r->xa, NULL, NXP_SYSEV_UNMATCHED_START, f->offset, ev) ? NXP_E_NOMEM : 0;
+		pending p = {e->tracking_id, r->seq++, keep(&r->xa), f->offset};
+		if (!p.ev || tab_insert(r, &p)) {
+			free(p.ev);
+			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		}
+		return 1;
+	}
+	if (e->phase == NTFF__TRACE_EVENT__PHASE__STOP && pairing) {
+		pending *p = tab_find(r, e->tracking_id, &slot);
+		if (!p) {
+			if (decode(r, e, &r->xa, &r->frag_a))
+				return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			return make_row(r, &r->xa, NULL, NXP_SYSEV_UNMATCHED_STOP, f->offset, ev) ? NXP_E_NOMEM : 0;
+		}
+		r->held = p->ev;
+		tab_remove(r, slot);
+		if (decode(r, e, &r->xb, &r->frag_b))
+			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return make_row(r, r->held, &r->xb, 0, f->offset, ev) ? NXP_E_NOMEM : 0;
+	}
+	uint32_t fl = (e->phase == NTFF__TRACE_EVENT__PHASE__START || e->phase == NTFF__TRACE_EVENT__PHASE__STOP)
+			      ? NXP_SYSEV_UNPAIRED
+			      : 0;
+	if (decode(r, e, &r->xa, &r->frag_a))
+		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+	return make_row(r, &r->xa, NULL, fl, f->offset, ev) ? NXP_E_NOMEM : 0;
+}
+
 static int ntrace_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
 {
 	ntrace_reader *r = (ntrace_reader *)base;
@@ -326,9 +662,11 @@ static int ntrace_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
 			if (r->i_drain >= r->n_drain)
 				return NXP_END;
 			pending *p = &r->drain[r->i_drain++];
-			r->cur_a = p->ev;
+			r->held = p->ev;
 			p->ev = NULL;
-			return make_row(r, r->cur_a, NULL, NXP_SYSEV_UNMATCHED_START, p->offset, ev);
+			if (make_row(r, r->held, NULL, NXP_SYSEV_UNMATCHED_START, p->offset, ev))
+				return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			return NXP_OK;
 		}
 		pbfield f;
 		int rc = pbwalk_next(&r->w, &f, st);
@@ -349,15 +687,16 @@ static int ntrace_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
 						POOL_MAX_BYTES);
 			if (r->n_pool == r->cap_pool) {
 				size_t cap = r->cap_pool ? r->cap_pool * 2 : 64;
-				char **p = realloc(r->pool, cap * sizeof(*p));
+				pool_entry *p = realloc(r->pool, cap * sizeof(*p));
 				if (!p)
 					return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
 				r->pool = p;
 				r->cap_pool = cap;
 			}
-			r->pool[r->n_pool] = NULL;
-			if (root_string(&f, &r->pool[r->n_pool]))
+			r->pool[r->n_pool].s = NULL;
+			if (root_string(&f, &r->pool[r->n_pool].s))
 				return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			r->pool[r->n_pool].group = nxp_system_event_group(r->pool[r->n_pool].s);
 			r->n_pool++;
 			r->pool_bytes += f.v;
 			break;
@@ -366,56 +705,20 @@ static int ntrace_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
 				return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
 			break;
 		case F_PID:
-			if (f.wire == PB_VARINT)
+			if (f.wire == PB_VARINT) {
 				r->pid = (int64_t)(uint32_t)f.v;
+				r->pidtext = sb_u64(r->pidbuf + sizeof(r->pidbuf), (uint64_t)r->pid);
+			}
 			break;
-		case F_EVENTS: {
+		case F_EVENTS:
 			if (f.wire != PB_LEN)
 				break;
-			Ntff__TraceEvent *e = ntff__trace_event__unpack(NULL, (size_t)f.v, f.data);
-			if (!e)
-				return nxp_fail(st, NXP_E_PROTOBUF, (int64_t)f.offset,
-						"event at offset %llu does not unpack as ntff.TraceEvent",
-						(unsigned long long)f.offset);
-			if (!times_fit(e)) {
-				/* Its time does not fit int64 ns: a bad event, skipped and counted. */
-				free_event(e);
-				r->base.skipped++;
+			rc = on_event(r, &f, ev, st);
+			if (rc == 1)
 				continue;
-			}
-			int pairing = !(r->o.flags & NXP_SYSTEM_NO_PAIRING) && e->has_tracking_id;
-			if (e->phase == NTFF__TRACE_EVENT__PHASE__START && pairing) {
-				size_t slot;
-				if (tab_find(r, e->tracking_id, &slot) || r->n_pending >= r->o.max_pending) {
-					/* Table full, or a second START with the same id:
-					 * return it now as unmatched rather than lose it. */
-					r->cur_a = e;
-					return make_row(r, e, NULL, NXP_SYSEV_UNMATCHED_START, f.offset, ev);
-				}
-				pending p = {e->tracking_id, r->seq++, e, f.offset};
-				if (tab_insert(r, &p)) {
-					free_event(e);
-					return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
-				}
-				continue;
-			}
-			if (e->phase == NTFF__TRACE_EVENT__PHASE__STOP && pairing) {
-				size_t slot;
-				pending *p = tab_find(r, e->tracking_id, &slot);
-				if (!p) {
-					r->cur_a = e;
-					return make_row(r, e, NULL, NXP_SYSEV_UNMATCHED_STOP, f.offset, ev);
-				}
-				r->cur_a = p->ev;
-				r->cur_b = e;
-				tab_remove(r, slot);
-				return make_row(r, r->cur_a, e, 0, f.offset, ev);
-			}
-			uint32_t fl = (e->phase == NTFF__TRACE_EVENT__PHASE__START ||
-				       e->phase == NTFF__TRACE_EVENT__PHASE__STOP) ? NXP_SYSEV_UNPAIRED : 0;
-			r->cur_a = e;
-			return make_row(r, e, NULL, fl, f.offset, ev);
-		}
+			if (rc == NXP_E_NOMEM)
+				return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			return rc;
 		default:
 			break; /* arch, session, versions, file references, unknown fields: not needed for rows */
 		}
@@ -428,22 +731,22 @@ static void ntrace_free(sysrd *base)
 	release_row(r);
 	pbwalk_close(&r->w);
 	for (size_t i = 0; i < r->n_pool; i++)
-		free(r->pool[i]);
+		free(r->pool[i].s);
 	free(r->pool);
 	free(r->instance_id);
 	for (size_t i = 0; i < r->tab_cap; i++)
 		if (r->used[i])
-			free_event(r->tab[i].ev);
+			free(r->tab[i].ev);
 	free(r->tab);
 	free(r->used);
 	for (size_t i = r->i_drain; i < r->n_drain; i++)
-		free_event(r->drain[i].ev);
+		free(r->drain[i].ev);
 	free(r->drain);
-	sb_free(&r->name);
+	arena_destroy(&r->mem);
+	itab_free(&r->names);
+	sb_free(&r->frag_a);
+	sb_free(&r->frag_b);
 	sb_free(&r->attrs);
-	sb_free(&r->flow);
-	sb_free(&r->stream);
-	sb_free(&r->tid);
 	free(r);
 }
 
@@ -458,6 +761,10 @@ int ntrace_reader_open(sysrd **out, sysin *in, const sys_opts *o, nxp_status *st
 	r->base.free = ntrace_free;
 	r->o = *o;
 	r->pid = -1;
+	r->pidtext = "";
+	r->pba.alloc = arena_alloc;
+	r->pba.free = arena_free;
+	r->pba.allocator_data = &r->mem;
 	uint64_t load = 1u << F_EVENTS | 1u << F_POOL | 1u << F_INSTANCE;
 	pbwalk_init(&r->w, in, ntrace_tags, sizeof(ntrace_tags) / sizeof(ntrace_tags[0]), load, o->max_message);
 	*out = &r->base;

@@ -262,9 +262,9 @@ int nxp_system_events_next(nxp_system_events *c, nxp_system_event *ev)
 		}
 		row.file = c->cur_file ? c->cur_file : "";
 		c->stats.events++;
-		if (!strcmp(row.trace_event_source, "framework"))
+		if (row.trace_event_source == sys_src_framework)
 			c->stats.framework++;
-		else if (!strcmp(row.trace_event_source, "neuron_hw"))
+		else if (row.trace_event_source == sys_src_hw)
 			c->stats.neuron_hw++;
 		else
 			c->stats.neuron_rt++;

@@ -85,10 +85,17 @@ void sb_puts(sbuf *b, const char *s);
 void sb_printf(sbuf *b, const char *fmt, ...) NXP_PRINTF(2, 3);
 /* Append s (n bytes) as a JSON string literal with quotes. */
 void sb_json_str(sbuf *b, const char *s, size_t n);
+/* Decimal text of v written backwards ending at `end` (NUL included); returns
+ * its start.  The buffer before `end` must hold 21 bytes. */
+char *sb_u64(char *end, uint64_t v);
 /* NUL-terminated contents ("" when empty). */
 const char *sb_cstr(sbuf *b);
 /* Copy of a NUL-terminated string into malloc'ed storage, or NULL. */
 char *sys_strdup(const char *s);
+
+/* trace_event_source values: rows point at these, so the cursor counts them
+ * by address. */
+extern const char sys_src_framework[], sys_src_rt[], sys_src_hw[];
 
 /* ---- per-file row readers behind nxp_system_events ---- */
 typedef struct sysrd {

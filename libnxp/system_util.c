@@ -110,29 +110,59 @@ void sb_printf(sbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+/* Bytes that need an escape inside a JSON string: controls, '"' and '\\'. */
+static const uint8_t json_esc[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+};
+
 void sb_json_str(sbuf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
-	sb_put(b, "\"", 1);
+	/* Worst case: every byte becomes \u00XX, plus the quotes. */
+	if (n > (SIZE_MAX - 3) / 6 || sb_grow(b, 6 * n + 2))
+		return;
+	char *o = b->s + b->len;
+	*o++ = '"';
 	size_t run = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c != '"' && c != '\\')
+		if (!json_esc[c])
 			continue;
-		sb_put(b, s + run, i - run);
+		memcpy(o, s + run, i - run);
+		o += i - run;
 		run = i + 1;
-		char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+		*o++ = '\\';
 		switch (c) {
-		case '"': sb_put(b, "\\\"", 2); break;
-		case '\\': sb_put(b, "\\\\", 2); break;
-		case '\n': sb_put(b, "\\n", 2); break;
-		case '\t': sb_put(b, "\\t", 2); break;
-		case '\r': sb_put(b, "\\r", 2); break;
-		default: sb_put(b, esc, 6);
+		case '"': *o++ = '"'; break;
+		case '\\': *o++ = '\\'; break;
+		case '\n': *o++ = 'n'; break;
+		case '\t': *o++ = 't'; break;
+		case '\r': *o++ = 'r'; break;
+		default:
+			*o++ = 'u';
+			*o++ = '0';
+			*o++ = '0';
+			*o++ = hex[c >> 4];
+			*o++ = hex[c & 15];
 		}
 	}
-	sb_put(b, s + run, n - run);
-	sb_put(b, "\"", 1);
+	memcpy(o, s + run, n - run);
+	o += n - run;
+	*o++ = '"';
+	b->len = (size_t)(o - b->s);
+	b->s[b->len] = '\0';
+}
+
+char *sb_u64(char *end, uint64_t v)
+{
+	*--end = '\0';
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
 }
 
 const char *sb_cstr(sbuf *b)
@@ -166,24 +196,38 @@ void sys_iso_time(int64_t ns, char *out, size_t size)
 		 tm.tm_hour, tm.tm_min, tm.tm_sec, (long long)frac);
 }
 
+const char sys_src_framework[] = "framework";
+const char sys_src_rt[] = "neuron_rt";
+const char sys_src_hw[] = "neuron_hw";
+
 /* Event-name groups as observed (system-profile.md §2).  Names not listed
  * (the observed list ends with "...") are classified by prefix: nrt_, kbl_,
- * kmgr_, dmem_ are runtime software; anything else is unknown (0). */
+ * kmgr_, dmem_ are runtime software; anything else is unknown (0).  Note
+ * "nrt_model_switch" is a hardware name although it has the nrt_ prefix. */
 static const char *const hardware_names[] = {
 	"nc_exec_running", "cc_running", "cc_exec_barrier", "numerical_err",
 	"nrt_model_switch", "timestamp_sync_point", "hw_notify",
 };
-static const char *const software_prefixes[] = {"nrt_", "kbl_", "kmgr_", "dmem_"};
 
 uint32_t nxp_system_event_group(const char *name)
 {
 	if (!name)
 		return 0;
-	for (size_t i = 0; i < sizeof(hardware_names) / sizeof(hardware_names[0]); i++)
-		if (!strcmp(name, hardware_names[i]))
-			return NXP_SYSEV_HARDWARE;
-	for (size_t i = 0; i < sizeof(software_prefixes) / sizeof(software_prefixes[0]); i++)
-		if (!strncmp(name, software_prefixes[i], strlen(software_prefixes[i])))
-			return NXP_SYSEV_SOFTWARE;
+	/* Every hardware name starts with c, h, n or t: others skip the list. */
+	switch (name[0]) {
+	case 'c':
+	case 'h':
+	case 'n':
+	case 't':
+		for (size_t i = 0; i < sizeof(hardware_names) / sizeof(hardware_names[0]); i++)
+			if (!strcmp(name, hardware_names[i]))
+				return NXP_SYSEV_HARDWARE;
+		break;
+	default:
+		break;
+	}
+	if (!strncmp(name, "nrt_", 4) || !strncmp(name, "kbl_", 4) || !strncmp(name, "kmgr_", 5) ||
+	    !strncmp(name, "dmem_", 5))
+		return NXP_SYSEV_SOFTWARE;
 	return 0;
 }

@@ -416,7 +416,7 @@ static void fill_common(json_reader *r, nxp_system_event *ev, const char *pid, c
 			int64_t tidn, uint64_t offset, int no_base)
 {
 	ev->struct_size = sizeof(*ev);
-	ev->trace_event_source = "framework";
+	ev->trace_event_source = sys_src_framework;
 	ev->instance_id = r->o.instance_id;
 	ev->pid = pid;
 	ev->tid = tid;

@@ -324,6 +324,11 @@ START_TEST(test_trace_json_roundtrip)
 			ck_assert_int_eq(stats.unmatched_starts, 1);
 			ck_assert_int_eq(stats.unmatched_stops, 1);
 			ck_assert_int_eq(stats.peak_pending, 2); /* outer+inner, then outer+other_thread */
+			/* Without a base, every row says so: also the B still open at the end
+			 * (returned after the late base has been read). */
+			for (size_t i = 0; i < n; i++)
+				ck_assert_uint_eq(rows[i].e.flags & NXP_SYSEV_NO_BASE_TIME, seq ? NXP_SYSEV_NO_BASE_TIME : 0);
+			ck_assert_int_eq(open->e.start_ts, base + 11500);
 			free(rows);
 			nxp_system_events_close(c);
 			nxp_source_close(s);
@@ -1039,6 +1044,326 @@ START_TEST(test_clock_map)
 }
 END_TEST
 
+/* ---- times that do not fit int64 ns (fuzz/crashes/trace_json) ---- */
+START_TEST(test_trace_json_time_overflow)
+{
+	/* base INT64_MAX: every event but one whose ts is 0 overflows. */
+	static const char doc[] =
+		"{\"baseTimeNanoseconds\":9223372036854775807,\"traceEvents\":["
+		"{\"ph\":\"X\",\"name\":\"zero\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":0},"
+		"{\"ph\":\"X\",\"name\":\"over\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
+		"{\"ph\":\"i\",\"name\":\"neg\",\"pid\":1,\"tid\":1,\"ts\":-1}]}";
+	/* no base: ts × 1000 overflows (integer and real), ts + dur overflows, E − B overflows */
+	static const char doc2[] =
+		"[{\"ph\":\"X\",\"name\":\"ok\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":3},"
+		"{\"ph\":\"X\",\"name\":\"mul\",\"pid\":1,\"tid\":1,\"ts\":9223372036854776,\"dur\":0},"
+		"{\"ph\":\"i\",\"name\":\"real\",\"pid\":1,\"tid\":1,\"ts\":1e300},"
+		"{\"ph\":\"i\",\"name\":\"nan\",\"pid\":1,\"tid\":1,\"ts\":-9223372036854775.0},"
+		"{\"ph\":\"X\",\"name\":\"dur\",\"pid\":1,\"tid\":1,\"ts\":9223372036854774,\"dur\":9223372036854774},"
+		"{\"ph\":\"B\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":-9223372036854775},"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":9223372036854775},"
+		"{\"ph\":\"i\",\"name\":\"last\",\"pid\":1,\"tid\":1,\"ts\":7}]";
+	for (int mode = 0; mode < SRC_MODES; mode++) {
+		nxp_source *s = make_src(doc, sizeof(doc) - 1, mode);
+		nxp_system_events *c;
+		ck_assert_int_eq(nxp_system_events_open(&c, s, NXP_SYSFILE_TRACE_JSON, NULL, NULL), NXP_OK);
+		row *rows;
+		size_t n;
+		ck_assert_int_eq(read_all(c, &rows, &n), NXP_END);
+		ck_assert_uint_eq(n, 2);
+		ck_assert_str_eq(rows[0].name, "zero");
+		ck_assert_int_eq(rows[0].e.start_ts, INT64_MAX);
+		ck_assert_str_eq(rows[1].name, "neg");
+		ck_assert_int_eq(rows[1].e.start_ts, INT64_MAX - 1000);
+		nxp_system_stats stats;
+		stats.struct_size = sizeof(stats);
+		nxp_system_events_get_stats(c, &stats);
+		ck_assert_int_eq(stats.skipped, 1);
+		free(rows);
+		nxp_system_events_close(c);
+		nxp_source_close(s);
+
+		s = make_src(doc2, sizeof(doc2) - 1, mode);
+		ck_assert_int_eq(nxp_system_events_open(&c, s, NXP_SYSFILE_TRACE_JSON, NULL, NULL), NXP_OK);
+		ck_assert_int_eq(read_all(c, &rows, &n), NXP_END);
+		ck_assert_uint_eq(n, 3);
+		ck_assert_str_eq(rows[0].name, "ok");
+		ck_assert_int_eq(rows[0].e.duration_ns, 3000);
+		ck_assert_str_eq(rows[1].name, "last");
+		ck_assert_int_eq(rows[1].e.id, 7);
+		/* the E was bad: its B stays open and comes back at the end */
+		ck_assert_str_eq(rows[2].name, "b");
+		ck_assert_str_eq(rows[2].phase, "B");
+		ck_assert_int_eq(rows[2].e.start_ts, -9223372036854775000LL);
+		ck_assert_uint_eq(rows[2].e.flags & NXP_SYSEV_UNMATCHED_START, NXP_SYSEV_UNMATCHED_START);
+		nxp_system_events_get_stats(c, &stats);
+		ck_assert_int_eq(stats.skipped, 5); /* mul, real, nan, dur, E */
+		free(rows);
+		nxp_system_events_close(c);
+		nxp_source_close(s);
+	}
+	/* The saved reproducer (fuzz/crashes/trace_json/base-time-plus-ts-overflow)
+	 * is replayed by replay_trace_json under UBSan. */
+	/* The writer refuses times it cannot express relative to the base. */
+	nxp_system_event ev = fw("X", "x", "1", "1", INT64_MIN, 0, NULL, NULL);
+	char *path = tu_path(tmpdir, "r.json");
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_int_eq(nxp_trace_json_write(path, &ev, 1, 1, 0, &st), NXP_E_RANGE);
+	ck_assert_int_eq(st.code, NXP_E_RANGE);
+	ev = fw("X", "x", "1", "1", INT64_MIN, INT64_MAX, NULL, NULL);
+	ck_assert_int_eq(nxp_trace_json_write(path, &ev, 1, 0, 0, NULL), NXP_E_RANGE);
+	free(path);
+}
+END_TEST
+
+/* ntrace events whose times do not fit int64 are skipped and counted. */
+START_TEST(test_ntrace_time_overflow)
+{
+	char *path = tu_path(tmpdir, "ntrace.pb");
+	nxp_sysprof_writer *w;
+	ck_assert_int_eq(nxp_sysprof_writer_open(&w, path, NXP_SYSFILE_NTRACE, NULL, NULL), NXP_OK);
+	nxp_ntrace_event e;
+	nxp_ntrace_event_init(&e);
+	e.name = "nrt_a";
+	e.timestamp = INT64_MAX - 5;
+	e.duration = 10; /* end past INT64_MAX */
+	ck_assert_int_eq(nxp_sysprof_writer_event(w, &e), NXP_OK);
+	e.duration = 5; /* end exactly INT64_MAX: fine */
+	ck_assert_int_eq(nxp_sysprof_writer_event(w, &e), NXP_OK);
+	nxp_ntrace_event_init(&e);
+	e.name = "nrt_b";
+	e.timestamp = -1; /* on the wire: UINT64_MAX */
+	e.phase = NXP_NTRACE_PHASE_START;
+	e.tracking_id = 1;
+	ck_assert_int_eq(nxp_sysprof_writer_event(w, &e), NXP_OK);
+	e.timestamp = 100;
+	e.phase = NXP_NTRACE_PHASE_STOP;
+	ck_assert_int_eq(nxp_sysprof_writer_event(w, &e), NXP_OK);
+	nxp_ntrace_event_init(&e);
+	e.name = "nrt_c"; /* START at 0, STOP at INT64_MAX: the widest pair */
+	e.timestamp = 0;
+	e.phase = NXP_NTRACE_PHASE_START;
+	e.tracking_id = 2;
+	ck_assert_int_eq(nxp_sysprof_writer_event(w, &e), NXP_OK);
+	e.timestamp = INT64_MAX;
+	e.phase = NXP_NTRACE_PHASE_STOP;
+	ck_assert_int_eq(nxp_sysprof_writer_event(w, &e), NXP_OK);
+	ck_assert_int_eq(nxp_sysprof_writer_finish(w), NXP_OK);
+	nxp_sysprof_writer_close(w);
+	size_t len;
+	void *data = tu_read_file(path, &len);
+	for (int mode = 0; mode < SRC_MODES; mode++) {
+		nxp_source *s = make_src(data, len, mode);
+		nxp_system_events *c;
+		ck_assert_int_eq(nxp_system_events_open(&c, s, NXP_SYSFILE_NTRACE, NULL, NULL), NXP_OK);
+		row *rows;
+		size_t n;
+		ck_assert_int_eq(read_all(c, &rows, &n), NXP_END);
+		ck_assert_uint_eq(n, 3);
+		ck_assert_str_eq(rows[0].name, "nrt_a");
+		ck_assert_int_eq(rows[0].e.end_ts, INT64_MAX);
+		ck_assert_int_eq(rows[0].e.duration_ns, 5);
+		ck_assert_str_eq(rows[1].name, "nrt_b"); /* its START was skipped */
+		ck_assert_uint_eq(rows[1].e.flags & NXP_SYSEV_UNMATCHED_STOP, NXP_SYSEV_UNMATCHED_STOP);
+		ck_assert_str_eq(rows[2].name, "nrt_c");
+		ck_assert_int_eq(rows[2].e.duration_ns, INT64_MAX);
+		nxp_system_stats stats;
+		stats.struct_size = sizeof(stats);
+		nxp_system_events_get_stats(c, &stats);
+		ck_assert_int_eq(stats.skipped, 2);
+		free(rows);
+		nxp_system_events_close(c);
+		nxp_source_close(s);
+	}
+	free(data);
+	free(path);
+}
+END_TEST
+
+/* Clock map: overflow is NXP_E_RANGE, exact results whose intermediate
+ * difference overflows still map; an empty map (no sync point) builds. */
+START_TEST(test_clock_map_extremes)
+{
+	nxp_clock_map *m;
+	int64_t host = 12345;
+	ck_assert_int_eq(nxp_clock_map_new(&m), NXP_OK);
+	ck_assert_int_eq(nxp_clock_map_add(m, 0, -1, -10), NXP_OK);
+	/* INT64_MAX − (−1) overflows, but −10 + 2^63 fits. */
+	ck_assert_int_eq(nxp_clock_map_to_host(m, 0, INT64_MAX, &host), NXP_OK);
+	ck_assert_int_eq(host, INT64_MAX - 9);
+	ck_assert_int_eq(nxp_clock_map_to_host(m, 0, INT64_MIN, &host), NXP_E_RANGE);
+	ck_assert_int_eq(host, INT64_MAX - 9); /* unchanged on error */
+	ck_assert_int_eq(nxp_clock_map_add(m, 1, INT64_MIN, INT64_MAX), NXP_OK);
+	ck_assert_int_eq(nxp_clock_map_to_host(m, 1, INT64_MIN, &host), NXP_OK);
+	ck_assert_int_eq(host, INT64_MAX);
+	ck_assert_int_eq(nxp_clock_map_to_host(m, 1, INT64_MIN + 1, &host), NXP_E_RANGE);
+	ck_assert_int_eq(nxp_clock_map_to_host(m, 1, -1, &host), NXP_E_RANGE);
+	ck_assert_int_eq(nxp_clock_map_add(m, 2, INT64_MAX, INT64_MIN), NXP_OK);
+	ck_assert_int_eq(nxp_clock_map_to_host(m, 2, INT64_MIN, &host), NXP_E_RANGE);
+	ck_assert_int_eq(nxp_clock_map_to_host(m, 2, INT64_MAX, &host), NXP_OK);
+	ck_assert_int_eq(host, INT64_MIN);
+	ck_assert_int_eq(nxp_clock_map_to_host(m, 2, 0, &host), NXP_E_RANGE);
+	/* t − dev = 2^64 − 1 overflows, host + t does not: INT64_MIN + 2^64 − 1 */
+	ck_assert_int_eq(nxp_clock_map_add(m, 3, INT64_MIN, INT64_MIN), NXP_OK);
+	ck_assert_int_eq(nxp_clock_map_to_host(m, 3, INT64_MIN, &host), NXP_OK);
+	ck_assert_int_eq(host, INT64_MIN);
+	ck_assert_int_eq(nxp_clock_map_to_host(m, 3, INT64_MAX, &host), NXP_OK);
+	ck_assert_int_eq(host, INT64_MAX);
+	nxp_clock_map_close(m);
+
+	/* A file without any sync point: an empty map (qsort of nothing). */
+	char *path = tu_path(tmpdir, "ntrace.pb");
+	nxp_sysprof_writer *w;
+	ck_assert_int_eq(nxp_sysprof_writer_open(&w, path, NXP_SYSFILE_NTRACE, NULL, NULL), NXP_OK);
+	nxp_ntrace_event e;
+	nxp_ntrace_event_init(&e);
+	e.name = "nrt_execute";
+	e.timestamp = 5;
+	ck_assert_int_eq(nxp_sysprof_writer_event(w, &e), NXP_OK);
+	ck_assert_int_eq(nxp_sysprof_writer_finish(w), NXP_OK);
+	nxp_sysprof_writer_close(w);
+	nxp_system_events *c;
+	ck_assert_int_eq(nxp_system_events_open_path(&c, path, NULL, NULL), NXP_OK);
+	ck_assert_int_eq(nxp_clock_map_build(&m, c, 0, NULL), NXP_OK);
+	ck_assert_uint_eq(nxp_clock_map_count(m), 0);
+	ck_assert_int_eq(nxp_clock_map_to_host(m, 0, 1, &host), NXP_E_NOT_FOUND);
+	nxp_clock_map_close(m);
+	nxp_system_events_close(c);
+	/* Sync points whose attributes do not fit int64 are not kept. */
+	ck_assert_int_eq(nxp_sysprof_writer_open(&w, path, NXP_SYSFILE_NTRACE, NULL, NULL), NXP_OK);
+	nxp_ntrace_event_init(&e);
+	e.name = "timestamp_sync_point";
+	e.nc_idx = 0;
+	static const char *const big[] = {"cpu_timestamp_ns", "99999999999999999999", "nc_timestamp_ns", "1"};
+	e.attributes = big;
+	e.n_attributes = 2;
+	ck_assert_int_eq(nxp_sysprof_writer_event(w, &e), NXP_OK);
+	static const char *const good[] = {"cpu_timestamp_ns", "-9223372036854775808", "nc_timestamp_ns",
+					   "9223372036854775807"};
+	e.attributes = good;
+	ck_assert_int_eq(nxp_sysprof_writer_event(w, &e), NXP_OK);
+	ck_assert_int_eq(nxp_sysprof_writer_finish(w), NXP_OK);
+	nxp_sysprof_writer_close(w);
+	ck_assert_int_eq(nxp_system_events_open_path(&c, path, NULL, NULL), NXP_OK);
+	ck_assert_int_eq(nxp_clock_map_build(&m, c, 0, NULL), NXP_OK);
+	ck_assert_uint_eq(nxp_clock_map_count(m), 1);
+	ck_assert_int_eq(nxp_clock_map_to_host(m, 0, 0, &host), NXP_E_RANGE);
+	ck_assert_int_eq(nxp_clock_map_to_host(m, 0, INT64_MAX, &host), NXP_OK);
+	ck_assert_int_eq(host, INT64_MIN);
+	nxp_clock_map_close(m);
+	nxp_system_events_close(c);
+	free(path);
+}
+END_TEST
+
+/* Strings given at open are copied: the caller may free them right after. */
+static char *scratch(const char *s)
+{
+	char *d = malloc(strlen(s) + 1);
+	ck_assert_ptr_nonnull(d);
+	strcpy(d, s);
+	return d;
+}
+
+static void scrub(char *s)
+{
+	memset(s, 'X', strlen(s));
+	free(s);
+}
+
+START_TEST(test_strings_copied_at_open)
+{
+	/* Writer: arch and instance_id are written at the first event. */
+	char *path = tu_path(tmpdir, "ntrace.pb");
+	nxp_sysprof_writer_options wo;
+	nxp_sysprof_writer_options_init(&wo);
+	char *arch = scratch("trn2"), *inst = scratch("i-0writer");
+	wo.arch = arch;
+	wo.instance_id = inst;
+	nxp_sysprof_writer *w;
+	ck_assert_int_eq(nxp_sysprof_writer_open(&w, path, NXP_SYSFILE_NTRACE, &wo, NULL), NXP_OK);
+	scrub(arch);
+	scrub(inst);
+	ck_assert_int_eq(nxp_sysprof_writer_string(w, "nrt_load"), NXP_OK);
+	nxp_ntrace_event e;
+	nxp_ntrace_event_init(&e);
+	e.name = "nrt_execute";
+	e.timestamp = 9;
+	ck_assert_int_eq(nxp_sysprof_writer_event(w, &e), NXP_OK);
+	ck_assert_int_eq(nxp_sysprof_writer_finish(w), NXP_OK);
+	nxp_sysprof_writer_close(w);
+	size_t len;
+	uint8_t *data = tu_read_file(path, &len);
+	/* root: pool "nrt_load", arch "trn2" (field 4), instance_id (field 9), then the event */
+	static const uint8_t head[] = {0x1a, 8, 'n', 'r', 't', '_', 'l', 'o', 'a', 'd', 0x22, 4, 't', 'r', 'n', '2',
+				       0x4a, 9, 'i', '-', '0', 'w', 'r', 'i', 't', 'e', 'r', 0x0a};
+	ck_assert_uint_gt(len, sizeof(head));
+	ck_assert_mem_eq(data, head, sizeof(head));
+	free(data);
+	/* A cpu_util writer writes instance_id at open time already; still fine. */
+
+	/* Readers: nxp_system_options.instance_id is copied at open. */
+	nxp_system_options o;
+	nxp_system_options_init(&o);
+	char *oi = scratch("i-0opts");
+	o.instance_id = oi;
+	static const char doc[] = "[{\"ph\":\"i\",\"name\":\"a\",\"pid\":1,\"tid\":2,\"ts\":3}]";
+	nxp_source *s = make_src(doc, sizeof(doc) - 1, SRC_MEMORY);
+	nxp_system_events *c;
+	ck_assert_int_eq(nxp_system_events_open(&c, s, NXP_SYSFILE_AUTO, &o, NULL), NXP_OK);
+	scrub(oi);
+	row *rows;
+	size_t n;
+	ck_assert_int_eq(read_all(c, &rows, &n), NXP_END);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(rows[0].inst, "i-0opts");
+	free(rows);
+	nxp_system_events_close(c);
+	nxp_source_close(s);
+	/* an ntrace.pb without its own instance_id (cursor by path) */
+	char *p2 = tu_path(tmpdir, "noinst.pb");
+	ck_assert_int_eq(nxp_sysprof_writer_open(&w, p2, NXP_SYSFILE_NTRACE, NULL, NULL), NXP_OK);
+	ck_assert_int_eq(nxp_sysprof_writer_event(w, &e), NXP_OK);
+	ck_assert_int_eq(nxp_sysprof_writer_finish(w), NXP_OK);
+	nxp_sysprof_writer_close(w);
+	oi = scratch("i-0path");
+	o.instance_id = oi;
+	ck_assert_int_eq(nxp_system_events_open_path(&c, p2, &o, NULL), NXP_OK);
+	scrub(oi);
+	ck_assert_int_eq(read_all(c, &rows, &n), NXP_END);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(rows[0].inst, "i-0path");
+	free(rows);
+	nxp_system_events_close(c);
+	/* host stats: a cpu_util.pb without an instance_id of its own */
+	char *cpu = tu_path(tmpdir, "cpu_util.pb");
+	ck_assert_int_eq(nxp_sysprof_writer_open(&w, cpu, NXP_SYSFILE_CPU_UTIL, NULL, NULL), NXP_OK);
+	nxp_cpu_usage u = {sizeof(u), 1, 50.0, "0", NULL};
+	ck_assert_int_eq(nxp_sysprof_writer_cpu(w, &u), NXP_OK);
+	ck_assert_int_eq(nxp_sysprof_writer_finish(w), NXP_OK);
+	nxp_sysprof_writer_close(w);
+	data = tu_read_file(cpu, &len);
+	for (int mode = 0; mode < SRC_MODES; mode++) {
+		oi = scratch("i-0host");
+		o.instance_id = oi;
+		s = make_src(data, len, mode);
+		nxp_host_stats *h;
+		ck_assert_int_eq(nxp_host_stats_open(&h, s, NXP_SYSFILE_CPU_UTIL, &o, NULL), NXP_OK);
+		scrub(oi);
+		ck_assert_int_eq(nxp_host_stats_next_cpu(h, &u), NXP_OK);
+		ck_assert_str_eq(u.instance_id, "i-0host");
+		ck_assert_int_eq(nxp_host_stats_next_cpu(h, &u), NXP_END);
+		nxp_host_stats_close(h);
+		nxp_source_close(s);
+	}
+	free(data);
+	free(cpu);
+	free(p2);
+	free(path);
+}
+END_TEST
+
 /* ---- capture directories ---- */
 static void mkdirs(const char *path)
 {
@@ -1350,6 +1675,10 @@ static Suite *suite(void)
 	tcase_add_test(t, test_capture_directory);
 	tcase_add_test(t, test_misuse);
 	tcase_add_test(t, test_pbwire_varint);
+	tcase_add_test(t, test_trace_json_time_overflow);
+	tcase_add_test(t, test_ntrace_time_overflow);
+	tcase_add_test(t, test_clock_map_extremes);
+	tcase_add_test(t, test_strings_copied_at_open);
 	suite_add_tcase(s, t);
 	return s;
 }
