@@ -88,7 +88,7 @@ static int fill_gzip(sysin *in, nxp_status *st)
 			in->z->avail_in = (uInt)got;
 		}
 		if (in->z->avail_in == 0 && in->src_eof) {
-			return nxp_fail(st, NXP_E_TRUNCATED, (int64_t)sysin_tell(in),
+			return nxp_fail(st, NXP_E_TRUNCATED, (int64_t)in->src->pos,
 					"gzip stream ends early (at decompressed offset %llu)",
 					(unsigned long long)sysin_tell(in));
 		}

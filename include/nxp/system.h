@@ -17,6 +17,11 @@
  * event object at a time.  Memory is bounded by the options' limits, never by
  * the file size.  All readers accept sequential sources.
  *
+ * Error offsets (nxp_status.offset) are byte positions in the file, except for
+ * gzip'd input, where a fault in the decompressed content is reported at its
+ * position in the decompressed stream (what `zcat FILE | tail -c +N` shows) and
+ * a fault in the gzip layer itself at its position in the file.
+ *
  * Records follow the public tables SystemProfileEvents, CpuUsage, HostMemUsage
  * and SystemProfileMetadata (field names as in the schema; times are int64 Unix
  * nanoseconds on the host clock).
