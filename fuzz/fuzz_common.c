@@ -148,6 +148,15 @@ nxp_source *fz_source_take_rest(fz_input *in)
 	return src;
 }
 
+uint64_t fz_sys_offset_bound(const fz_input *in)
+{
+	if (in->size < 1)
+		return 0;
+	const uint8_t *file = in->data + 1; /* after the chunk-pattern byte */
+	size_t n = in->size - 1;
+	return n >= 2 && file[0] == 0x1f && file[1] == 0x8b ? UINT64_MAX : n;
+}
+
 void fz_split_pair(const uint8_t *data, size_t size, fz_pair *out)
 {
 	fz_input in = {data, size};

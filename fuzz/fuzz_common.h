@@ -76,6 +76,10 @@ nxp_source *fz_source_open(const uint8_t *data, size_t size, uint8_t ctl);
 
 /* Single-file framing: take the control byte from `in` and serve the rest of it. */
 nxp_source *fz_source_take_rest(fz_input *in);
+/* The largest error offset a system-profile reader may report for the file that
+ * fz_source_take_rest(in) would serve: the file's size, or unbounded when the
+ * file is gzip'd (faults in its content are at decompressed offsets: system.h). */
+uint64_t fz_sys_offset_bound(const fz_input *in);
 
 /* Pair framing: split `in` into two files (A, B) with their control bytes. */
 typedef struct fz_pair {

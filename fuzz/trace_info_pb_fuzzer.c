@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nxp_system_options_init(&opts);
 	if (o & 2)
 		opts.max_message_size = 64;
-	uint64_t file_size = in.size ? in.size - 1 : 0;
+	uint64_t bound = fz_sys_offset_bound(&in);
 	nxp_source *src = fz_source_take_rest(&in);
 	if (!src)
 		return 0;
@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fz_touch(md.driver_version);
 	} else {
 		FZ_CHECK(ti == NULL, "nxp_trace_info_open failed (%d) but returned a handle", rc);
-		fz_check_error(rc, &st, file_size, "nxp_trace_info_open");
+		fz_check_error(rc, &st, bound, "nxp_trace_info_open");
 	}
 	nxp_trace_info_close(ti);
 	nxp_source_close(src);

@@ -6,9 +6,12 @@
 #include <string.h>
 
 static const char usage_text[] =
-	"nxp synth --workload matmul|mlp --arch trn1|inf2|trn2|trn3 --seed N -o PREFIX\n"
+	"nxp synth --workload matmul|mlp --arch trn1|inf2|trn2|trn3 --seed N (-o PREFIX | --capture DIR [--ranks R])\n"
 	"                 [--lnc 1|2] [--instructions N] [--m M --k K --n N] [--executions E] [--compress]\n"
-	"  writes PREFIX.neff and PREFIX.ntff; the same arguments give the same bytes";
+	"  -o: writes PREFIX.neff and PREFIX.ntff\n"
+	"  --capture: writes a capture directory (system profile, trace.json and one NEFF/NTFF pair\n"
+	"             per rank; R ranks, default 2, seeds N, N+1, ...)\n"
+	"  the same arguments give the same bytes";
 
 static int want_u64(const char *opt, const char *val, uint64_t *out)
 {
@@ -25,7 +28,8 @@ int cmd_synth(int argc, char **argv)
 {
 	synth_params p;
 	synth_params_init(&p);
-	const char *prefix = NULL;
+	const char *prefix = NULL, *capture = NULL;
+	int ranks = 2;
 	int have_seed = 0, have_workload = 0, have_arch = 0, quiet = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -52,6 +56,14 @@ int cmd_synth(int argc, char **argv)
 			have_arch = 1;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			prefix = v;
+		} else if (!strcmp(a, "--capture")) {
+			capture = v;
+		} else if (!strcmp(a, "--ranks")) {
+			if (want_u64(a, v, &x) || x < 1 || x > SYNTH_MAX_RANKS) {
+				fprintf(stderr, "nxp synth: --ranks must be 1..%d\n", SYNTH_MAX_RANKS);
+				return 2;
+			}
+			ranks = (int)x;
 		} else if (!strcmp(a, "--seed")) {
 			if (want_u64(a, v, &p.seed))
 				return 2;
@@ -82,10 +94,22 @@ int cmd_synth(int argc, char **argv)
 			return cli_usage(usage_text);
 		}
 	}
-	if (!prefix || !have_seed || !have_workload || !have_arch)
+	if (!!prefix == !!capture || !have_seed || !have_workload || !have_arch)
 		return cli_usage(usage_text);
 
 	nxp_status st;
+	if (capture) {
+		synth_capture_result cr;
+		if (synth_capture_run(&p, capture, ranks, &cr, &st) < 0)
+			return cli_error("synth", &st);
+		if (!quiet)
+			printf("wrote capture %s: %d ranks, %d device executions (%llu instructions), %llu runtime events, "
+			       "%llu framework events; straggler rank %d (%.3f ms first to last execution)\n",
+			       capture, cr.ranks, cr.executions, (unsigned long long)cr.device_instructions,
+			       (unsigned long long)cr.runtime_events, (unsigned long long)cr.framework_events,
+			       cr.straggler, (double)cr.slowest_ns / 1e6);
+		return 0;
+	}
 	synth_result r;
 	int rc = synth_run(&p, prefix, &r, &st);
 	if (rc < 0)

@@ -54,6 +54,28 @@ typedef struct synth_result {
  * Returns 0 or a negative nxp_error with `st` filled. */
 int synth_run(const synth_params *p, const char *prefix, synth_result *res, nxp_status *st);
 
+/* ---- a whole capture directory (synth_capture.c) ------------------------------ */
+#define SYNTH_MAX_RANKS 64
+
+typedef struct synth_capture_result {
+	int ranks;
+	int executions;               /* device executions, all ranks */
+	uint64_t device_instructions; /* instruction notifications, all ranks */
+	uint64_t runtime_events;      /* ntrace.pb events written, all ranks */
+	uint64_t framework_events;    /* trace.json events written, all ranks */
+	int straggler;                /* rank with the longest device time */
+	int64_t slowest_ns;           /* its first execution start to last execution end */
+} synth_capture_result;
+
+/* Write a capture directory under `dir` (created if needed): one process
+ * directory `<instance>_pid_<pid>` per rank holding a device pair made by
+ * synth_run() with seed p->seed + rank (neff_<h>.neff, <h>_instid_0_vnc_<rank>.ntff),
+ * ntrace.pb, trace_info.pb, cpu_util.pb, host_mem.pb and trace.json, with host
+ * times consistent with the device executions (timestamp_sync_point per
+ * execution).  Deterministic for the parameters.  Returns 0 or a negative
+ * nxp_error with `st` filled. */
+int synth_capture_run(const synth_params *p, const char *dir, int ranks, synth_capture_result *res, nxp_status *st);
+
 /* Workload names, NULL-terminated. */
 extern const char *const synth_workload_names[];
 
