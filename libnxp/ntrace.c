@@ -13,6 +13,7 @@
 #include "ntrace.pb-c.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -546,11 +547,18 @@ static int make_row(ntrace_reader *r, const evx *a, const evx *b, uint32_t flags
 	ev->offset = (int64_t)offset;
 	const evx *b_attrs = b && b->attrs ? b : NULL;
 	if (a->attrs && b_attrs) {
-		/* {a...} + {b...} = {a...,b...} */
+		/* One object with the keys of both; a key on both sides keeps the
+		 * STOP's value (as the attribute columns above do). */
+		json_t *ja = json_loadb(a->attrs, a->attrs_len, 0, NULL);
+		json_t *jb = json_loadb(b->attrs, b->attrs_len, 0, NULL);
+		char *merged = ja && jb && json_object_update(ja, jb) == 0 ? json_dumps(ja, JSON_COMPACT) : NULL;
+		json_decref(ja);
+		json_decref(jb);
+		if (!merged)
+			return NXP_E_NOMEM; /* both fragments are our own valid JSON */
 		sb_reset(&r->attrs);
-		sb_put(&r->attrs, a->attrs, a->attrs_len - 1);
-		sb_put(&r->attrs, ",", 1);
-		sb_put(&r->attrs, b->attrs + 1, b->attrs_len - 1);
+		sb_puts(&r->attrs, merged);
+		free(merged);
 		if (r->attrs.oom)
 			return NXP_E_NOMEM;
 		ev->extra_attributes_json = r->attrs.s;

@@ -519,9 +519,9 @@ static void write_ntrace(const char *path, int stream, uint32_t chunk)
 	e.phase = NXP_NTRACE_PHASE_STOP;
 	e.tracking_id = 7;
 	e.nrta_seq_id = 99;
-	static const char *const a2[] = {"status", "ok"};
+	static const char *const a2[] = {"status", "ok", "model", "bert-large"}; /* STOP's model wins */
 	e.attributes = a2;
-	e.n_attributes = 1;
+	e.n_attributes = 2;
 	ck_assert_int_eq(nxp_sysprof_writer_event(w, &e), NXP_OK);
 	/* 4: name from the string pool, complete with a duration */
 	nxp_ntrace_event_init(&e);
@@ -578,7 +578,7 @@ static void check_ntrace_rows(const row *rows, size_t n)
 	ck_assert_int_eq(rows[1].e.worker_gid, 5);
 	ck_assert_int_eq(rows[1].e.tracking_id, 7);
 	ck_assert_str_eq(rows[1].inst, "i-0abc");
-	ck_assert_str_eq(rows[1].attrs, "{\"model\":\"bert\",\"worker_gid\":\"5\",\"status\":\"ok\"}");
+	ck_assert_str_eq(rows[1].attrs, "{\"model\":\"bert-large\",\"worker_gid\":\"5\",\"status\":\"ok\"}");
 	ck_assert_str_eq(rows[2].name, "kbl_exec_pre"); /* string pool [1] */
 	ck_assert_int_eq(rows[2].e.duration_ns, 250);
 	ck_assert_str_eq(rows[3].name, "nrt_tensor_read");

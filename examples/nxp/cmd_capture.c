@@ -20,8 +20,21 @@ static void field(nxp_summary *s, const char *name, int percent, char *out, size
 		snprintf(out, n, "n/a");
 	else if (percent)
 		snprintf(out, n, "%.2f%%", f.f * 100.0);
+	else if (f.f < 1e-3)
+		snprintf(out, n, "%.1f us", f.f * 1e6);
+	else if (f.f < 1.0)
+		snprintf(out, n, "%.3f ms", f.f * 1e3);
 	else
-		snprintf(out, n, "%.6f s", f.f);
+		snprintf(out, n, "%.3f s", f.f);
+}
+
+/* A path inside the capture directory, shown relative to it. */
+static const char *rel(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return !strncmp(path, dir, n) && path[n] == '/' ? path + n + 1 : path;
 }
 
 static const char *kind_name(int kind)
@@ -170,7 +183,7 @@ int cmd_capture(int argc, char **argv)
 		field(sum, "mbu_estimated_percent", 1, mbu, sizeof(mbu));
 		field(sum, "total_time", 0, tt, sizeof(tt));
 		printf("  %-4zu %-10s %-10s %-10s %-10s %-12s %s / %s\n", i, mfu, hfu, mbu, tt, pairing_name(pr.pairing),
-		       tf.path, has_neff ? nf.path : "-");
+		       rel(argv[1], tf.path), has_neff ? rel(argv[1], nf.path) : "-");
 		if (err)
 			printf("       error: %s\n", err);
 		nxp_summary_close(sum);
