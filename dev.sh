@@ -38,7 +38,7 @@ ensure_packages() {
 build() {
 	local dir=$1; shift
 	if [ ! -f "$dir/build.ninja" ]; then
-		meson setup "$dir" -Dwerror_all=true "$@" > "$dir.setup.log" 2>&1 || { cat "$dir.setup.log" >&2; return 1; }
+		meson setup "$dir" --werror "$@" > "$dir.setup.log" 2>&1 || { cat "$dir.setup.log" >&2; return 1; }
 	fi
 	local out
 	if ! out=$(ninja -C "$dir" 2>&1); then
