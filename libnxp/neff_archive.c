@@ -369,16 +369,6 @@ static int walk_entries(walk *w, struct archive *a)
 	}
 }
 
-static void hex(const uint8_t *b, size_t len, char *out)
-{
-	static const char hx[] = "0123456789abcdef";
-	for (size_t i = 0; i < len; i++) {
-		out[2 * i] = hx[b[i] >> 4];
-		out[2 * i + 1] = hx[b[i] & 15];
-	}
-	out[2 * len] = '\0';
-}
-
 /* After the archive: the bytes libarchive did not need (tar padding, gzip
  * trailer) still belong to the digest. */
 static int finish_digest(walk *w)
@@ -410,8 +400,8 @@ static int finish_digest(walk *w)
 	}
 	if (memcmp(d, n->hdr.hash, dlen)) {
 		char want_hex[65], got_hex[65];
-		hex(n->hdr.hash, dlen, want_hex);
-		hex(d, dlen, got_hex);
+		nxp_hex(n->hdr.hash, dlen, want_hex);
+		nxp_hex(d, dlen, got_hex);
 		return neff_fail(n, NXP_E_HASH, NEFF_OFF_HASH, "payload %s mismatch: header has %s, payload is %s",
 				 algo, want_hex, got_hex);
 	}

@@ -434,16 +434,6 @@ static int group_sections(nxp_profile *p, const entries *v, uint64_t data_end, n
 	return NXP_OK;
 }
 
-static void hex(const uint8_t *b, size_t n, char *out)
-{
-	static const char hx[] = "0123456789abcdef";
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = hx[b[i] >> 4];
-		out[2 * i + 1] = hx[b[i] & 15];
-	}
-	out[2 * n] = '\0';
-}
-
 static int64_t ns_of(const nxp_profile *p, uint64_t tick)
 {
 	return (int64_t)(tick / (uint64_t)p->hdr.ticks_per_nanosec);
@@ -623,8 +613,8 @@ int nxp_profile_open(nxp_profile **out, nxp_source *neff, nxp_source *ntff, cons
 	}
 	if (memcmp(nh.uuid, p->hdr.neff_uuid, 16) != 0 && !(p->flags & NXP_PROFILE_ALLOW_MISMATCH)) {
 		char a[33], b[33];
-		hex(nh.uuid, 16, a);
-		hex(p->hdr.neff_uuid, 16, b);
+		nxp_hex(nh.uuid, 16, a);
+		nxp_hex(p->hdr.neff_uuid, 16, b);
 		rc = nxp_fail(st, NXP_E_MISMATCH, 40,
 			      "NEFF/NTFF UUID mismatch (files from different compilations): NEFF %s, NTFF %s", a, b);
 		goto fail;

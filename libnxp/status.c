@@ -63,3 +63,13 @@ void nxp_struct_out(void *dst, const void *src, size_t ours)
 	if (theirs > ours) /* fields of a newer header that this library does not know */
 		memset((char *)dst + ours, 0, theirs - ours);
 }
+
+void nxp_hex(const uint8_t *b, size_t n, char *out)
+{
+	static const char hx[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = hx[b[i] >> 4];
+		out[2 * i + 1] = hx[b[i] & 15];
+	}
+	out[2 * n] = '\0';
+}

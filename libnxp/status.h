@@ -14,6 +14,8 @@
 /* Set `st` (may be NULL) to code/offset/message; returns code so callers can
  * `return nxp_fail(...)`. */
 int nxp_fail(nxp_status *st, int code, int64_t offset, const char *fmt, ...) NXP_PRINTF(4, 5);
+/* Lower-case hex of n bytes into out (2n+1 bytes), for messages (UUIDs, digests). */
+void nxp_hex(const uint8_t *b, size_t n, char *out);
 /* Reset to "no error". */
 void nxp_status_clear(nxp_status *st);
 /* Copy an internal full-size status into a caller's possibly shorter one.
