@@ -234,3 +234,39 @@ void fz_check_error(int rc, const nxp_status *st, uint64_t input_size, const cha
 		 "%s: error offset %lld outside the %llu-byte input (%s)", what, (long long)st->offset,
 		 (unsigned long long)input_size, st->message);
 }
+
+size_t fz_drain_system_events(nxp_system_events *c)
+{
+	size_t sink = 0;
+	nxp_system_event ev;
+	int64_t rows = 0;
+	int rc;
+	for (;;) {
+		memset(&ev, 0, sizeof(ev));
+		ev.struct_size = sizeof(ev);
+		rc = nxp_system_events_next(c, &ev);
+		if (rc != NXP_OK)
+			break;
+		rows++;
+		sink += fz_touch(ev.name) + fz_touch(ev.trace_event_source) + fz_touch(ev.instance_id) +
+			fz_touch(ev.flow_id) + fz_touch(ev.framework_stream_id) + fz_touch(ev.extra_attributes_json) +
+			fz_touch(ev.phase) + fz_touch(ev.category) + fz_touch(ev.pid) + fz_touch(ev.tid) +
+			fz_touch(ev.process_name) + fz_touch(ev.thread_name) + fz_touch(ev.file) +
+			(size_t)nxp_system_event_group(ev.name);
+		if (ev.end_ts < ev.start_ts && !(ev.flags & (NXP_SYSEV_UNMATCHED_STOP | NXP_SYSEV_UNPAIRED)))
+			sink++;
+	}
+	nxp_status est;
+	nxp_status_init(&est);
+	int ec = nxp_system_events_error(c, &est);
+	if (rc < 0) {
+		FZ_CHECK(ec == rc, "cursor error %d read back as %d", rc, ec);
+		fz_check_error(rc, &est, UINT64_MAX, "nxp_system_events_next");
+		FZ_CHECK(nxp_system_events_next(c, &ev) == rc, "cursor error %d is not sticky", rc);
+	}
+	nxp_system_stats stats;
+	stats.struct_size = sizeof(stats);
+	FZ_CHECK(nxp_system_events_get_stats(c, &stats) == NXP_OK && stats.events == rows,
+		 "stats count %lld rows, %lld were returned", (long long)stats.events, (long long)rows);
+	return sink;
+}

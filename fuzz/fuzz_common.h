@@ -121,6 +121,11 @@ void fz_check_error(int rc, const nxp_status *st, uint64_t input_size, const cha
  * produced.  NULL is fine.  Returns a value derived from the bytes.
  */
 size_t fz_touch(const char *s);
+/* Read every row of a system-event cursor, touching each string (so ASan sees a
+ * stale pointer), and check the cursor's contract: an error is kept with a
+ * message (offsets may be in gunzipped bytes: system.h) and is sticky, and the
+ * stats count the rows returned.  Returns a value for the harness's sink. */
+size_t fz_drain_system_events(nxp_system_events *c);
 
 #ifdef __cplusplus
 }

@@ -32,34 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nxp_system_events *c = NULL;
 	int rc = nxp_system_events_open(&c, src, (o & 4) ? NXP_SYSFILE_AUTO : NXP_SYSFILE_TRACE_JSON, &opts, &st);
 	if (rc == NXP_OK) {
-		nxp_system_event ev;
-		int64_t rows = 0;
-		for (;;) {
-			memset(&ev, 0, sizeof(ev));
-			ev.struct_size = sizeof(ev);
-			rc = nxp_system_events_next(c, &ev);
-			if (rc != NXP_OK)
-				break;
-			rows++;
-			sink += fz_touch(ev.name) + fz_touch(ev.trace_event_source) + fz_touch(ev.instance_id) +
-				fz_touch(ev.flow_id) + fz_touch(ev.framework_stream_id) +
-				fz_touch(ev.extra_attributes_json) + fz_touch(ev.phase) + fz_touch(ev.category) +
-				fz_touch(ev.pid) + fz_touch(ev.tid) + fz_touch(ev.process_name) +
-				fz_touch(ev.thread_name) + fz_touch(ev.file);
-		}
-		nxp_status est;
-		nxp_status_init(&est);
-		int ec = nxp_system_events_error(c, &est);
-		if (rc < 0) {
-			FZ_CHECK(ec == rc, "cursor error %d read back as %d", rc, ec);
-			fz_check_error(rc, &est, UINT64_MAX, "nxp_system_events_next"); /* offsets may be in gunzipped bytes */
-		}
-		if (rc < 0 && nxp_system_events_next(c, &ev) != rc)
-			abort(); /* errors are sticky */
-		nxp_system_stats stats;
-		stats.struct_size = sizeof(stats);
-		if (nxp_system_events_get_stats(c, &stats) != NXP_OK || stats.events != rows)
-			abort();
+		sink += fz_drain_system_events(c);
 	} else {
 		FZ_CHECK(c == NULL && rc < 0 && st.code == rc, "nxp_system_events_open: %d, status %d", rc, st.code);
 	}
