@@ -6,7 +6,12 @@
  * peak RSS.  Every measurement runs in its own child process so that peak RSS
  * figures are independent (ru_maxrss is a process-lifetime peak).
  *
- *   bench_ntff [--max-mib N] [--min-mib N] [--dir DIR] [--keep]
+ *   bench_ntff [--max-mib N] [--min-mib N] [--dir DIR] [--keep] [--cold]
+ *
+ * --cold evicts the NTFF from the page cache (fdatasync, then posix_fadvise
+ * DONTNEED: no root needed) before the `cat` read and before every cursor
+ * measurement, so both read from the disk; without it both read the page
+ * cache, where `cat` runs at memory-copy speed.
  *
  * DIR defaults to $TMPDIR or /tmp.  Files are removed after each size unless
  * --keep. */
@@ -138,12 +143,25 @@ static void do_generate(meas *m, void *a)
 		snprintf(m->error, sizeof(m->error), "%s", st.message);
 }
 
+/* Evict a file's pages from the page cache (--cold).  0 on success. */
+static int evict(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	int rc = fdatasync(fd) || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) ? -1 : 0;
+	close(fd);
+	return rc;
+}
+
 /* ---- cat ---- */
-static double cat_rate(const char *path, uint64_t *bytes)
+static double cat_rate(const char *path, uint64_t *bytes, int cold)
 {
 	static char buf[1 << 20];
 	double best = 0;
-	for (int pass = 0; pass < 2; pass++) { /* pass 0 warms the page cache */
+	for (int pass = 0; pass < 2; pass++) { /* pass 0 warms the page cache (or, cold, the code paths) */
+		if (cold && evict(path))
+			return 0;
 		int fd = open(path, O_RDONLY);
 		if (fd < 0)
 			return 0;
@@ -253,7 +271,7 @@ int main(int argc, char **argv)
 {
 	uint64_t max_mib = 2048, min_mib = 64;
 	const char *dir = getenv("TMPDIR");
-	int keep = 0;
+	int keep = 0, cold = 0;
 	if (!dir || !*dir)
 		dir = "/tmp";
 	for (int i = 1; i < argc; i++) {
@@ -265,8 +283,10 @@ int main(int argc, char **argv)
 			dir = argv[++i];
 		else if (!strcmp(argv[i], "--keep"))
 			keep = 1;
+		else if (!strcmp(argv[i], "--cold"))
+			cold = 1;
 		else {
-			fprintf(stderr, "usage: bench_ntff [--max-mib N] [--min-mib N] [--dir DIR] [--keep]\n");
+			fprintf(stderr, "usage: bench_ntff [--max-mib N] [--min-mib N] [--dir DIR] [--keep] [--cold]\n");
 			return 2;
 		}
 	}
@@ -286,7 +306,8 @@ int main(int argc, char **argv)
 	unlink(neff);
 	unlink(ntff);
 
-	printf("bench_ntff: synthetic mlp trn2 LNC=2 traces (uncompressed), dir %s\n", dir);
+	printf("bench_ntff: synthetic mlp trn2 LNC=2 traces (uncompressed), dir %s, page cache %s\n", dir,
+	       cold ? "COLD (file evicted before every read)" : "hot");
 	printf("Mrec/s and MB/s are per wall-clock second; 'CPU MB/s' divides by the process's CPU time instead\n"
 	       "(the figure that does not depend on other load on the machine).  cat/x = cat MB/s / MB/s.\n");
 	printf("%-9s %-11s %12s %8s %9s %9s %9s %7s %9s %9s\n", "size", "cursor", "records", "Mrec/s", "MB/s",
@@ -308,11 +329,19 @@ int main(int argc, char **argv)
 		       "write", (unsigned long long)g.records, (double)g.records / g.seconds / 1e6,
 		       (double)fsz / g.seconds / 1e6, (double)fsz / g.cpu / 1e6, "", "", "", (double)g.hwm_kib / 1024.0,
 		       g.seconds, g.cpu);
-		double cat = cat_rate(ntff, &cbytes);
+		double cat = cat_rate(ntff, &cbytes, cold);
+		if (cat <= 0) {
+			fprintf(stderr, "bench_ntff: could not read%s %s\n", cold ? " or evict" : "", ntff);
+			return 1;
+		}
 		char sz[32];
 		snprintf(sz, sizeof(sz), "%.0fMiB", (double)fsz / 1048576.0);
 		for (int mode = 0; mode < 4; mode++) {
 			read_arg ra = {neff, ntff, mode};
+			if (cold && evict(ntff)) {
+				fprintf(stderr, "bench_ntff: cannot evict %s from the page cache\n", ntff);
+				return 1;
+			}
 			meas m = in_child(do_read, &ra);
 			if (!m.ok) {
 				fprintf(stderr, "bench_ntff: %s: %s\n", names[mode], m.error);

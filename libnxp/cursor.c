@@ -76,6 +76,10 @@ static int load_section(nxp_cursor *c, ntff_qreader *qr)
 		bytes = qr->buf;
 	}
 	c->stats.bytes_read += (int64_t)total;
+	if (qr->sec + 1 < q->nsecs) { /* this queue's next section: read ahead while this one is decoded */
+		const ntff_sec *nx = &q->secs[qr->sec + 1];
+		nxp_src_will_need(p->src, nx->offset, NTFF_SECTION_HEADER_SIZE + nx->stored_length);
+	}
 	ntff_section_header h;
 	if (ntff_section_header_decode(bytes, &h, s->offset, NULL) != 0 || h.kind != NTFF_SEC_DATA ||
 	    h.queue != qr->qid || h.record_kind != q->kind || h.record_size < ntff_record_size(q->kind) ||
@@ -260,6 +264,15 @@ void ntff_merge_push(ntff_merge *m, ntff_qreader *qr)
 int ntff_merge_advance_top(nxp_cursor *c, ntff_merge *m)
 {
 	ntff_qreader *qr = m->heap[0];
+	const uint8_t *next = qr->rec + qr->rsize;
+	uint64_t k;
+	if (next < qr->end && (k = ntff_record_key(next)) >= qr->last_key && k <= (uint64_t)INT64_MAX) {
+		/* the common case: the next record of the loaded section, in order */
+		qr->rec = next;
+		qr->key = qr->last_key = k;
+		sift_down(m, 0);
+		return NXP_OK;
+	}
 	int rc = ntff_qreader_advance(c, qr);
 	if (rc < 0)
 		return rc;
@@ -790,19 +803,31 @@ int nxp_cursor_next_batch(nxp_cursor *c, void *records, size_t record_size, size
 		*count = 0;
 	if (!c || !records || !count || record_size < sizeof(size_t) + sizeof(int64_t))
 		return NXP_E_INVAL;
-	size_t i = 0;
+	if (c->failed)
+		return c->err.code;
+	if (!max)
+		return NXP_END;
+	/* The checks of next_typed, done once for the whole batch. */
+	size_t ours = record_struct_size(c->table), i = 0;
 	int rc = NXP_OK;
 	for (; i < max; i++) {
-		void *slot = (char *)records + i * record_size;
-		*(size_t *)slot = record_size;
-		rc = next_typed(c, c->table, slot);
-		if (rc != NXP_OK)
-			break;
+		char *slot = (char *)records + i * record_size;
+		if (record_size >= ours) {
+			rc = next_full(c, slot);
+			if (rc != NXP_OK)
+				break;
+			*(size_t *)slot = record_size;
+			if (record_size > ours)
+				memset(slot + ours, 0, record_size - ours);
+		} else {
+			*(size_t *)slot = record_size;
+			rc = next_typed(c, c->table, slot);
+			if (rc != NXP_OK)
+				break;
+		}
 	}
+	if (record_size >= ours) /* next_typed counts its own */
+		c->stats.records += (int64_t)i;
 	*count = i;
-	if (i > 0 && rc == NXP_END)
-		return NXP_OK;
-	if (i == max)
-		return max ? NXP_OK : NXP_END;
-	return rc;
+	return i > 0 && rc == NXP_END ? NXP_OK : rc;
 }

@@ -211,3 +211,15 @@ const uint8_t *nxp_src_map(const nxp_source *s, uint64_t off, size_t len)
 		return NULL;
 	return s->mem + off;
 }
+
+void nxp_src_will_need(const nxp_source *s, uint64_t off, uint64_t len)
+{
+#ifdef POSIX_FADV_WILLNEED
+	if (s->kind == NXP_SRC_FD && s->seekable && off <= (uint64_t)INT64_MAX && len <= (uint64_t)INT64_MAX)
+		(void)posix_fadvise(s->fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED); /* a hint: errors do not matter */
+#else
+	(void)s;
+	(void)off;
+	(void)len;
+#endif
+}

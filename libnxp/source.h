@@ -32,5 +32,10 @@ int nxp_src_pread(nxp_source *src, uint64_t off, void *buf, size_t len, size_t *
 /* For memory sources: pointer to [off, off+len) or NULL if the source is not
  * memory or the range is out of bounds.  Lets decoders avoid a copy. */
 const uint8_t *nxp_src_map(const nxp_source *src, uint64_t off, size_t len);
+/* Hint that [off, off+len) will be read soon: for regular files the kernel
+ * starts reading it in the background (posix_fadvise WILLNEED); a no-op for
+ * other sources.  Lets a reader that jumps between regions of a file overlap
+ * its decoding with the disk. */
+void nxp_src_will_need(const nxp_source *src, uint64_t off, uint64_t len);
 
 #endif

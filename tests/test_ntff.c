@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 typedef struct img {
 	char *dir, *path;
@@ -109,6 +110,29 @@ static int64_t model_rows(const fxn_model *m)
 		n += m->r[i].kind != NXP_QUEUE_TPB;
 	return n;
 }
+
+/* The section checksum is CRC-32 (gzip polynomial) whichever library computes
+ * it (libdeflate when built with it, zlib otherwise): the standard check value
+ * and zlib's own crc32() over many lengths and alignments. */
+START_TEST(test_crc32_is_zlib_crc32)
+{
+	ck_assert_uint_eq(ntff_crc32("123456789", 9), 0xCBF43926u);
+	ck_assert_uint_eq(ntff_crc32("", 0), 0);
+	size_t n = 1u << 20;
+	uint8_t *b = malloc(n + 64);
+	ck_assert_ptr_nonnull(b);
+	uint32_t x = 12345;
+	for (size_t i = 0; i < n + 64; i++) {
+		x = x * 1103515245u + 12345u;
+		b[i] = (uint8_t)(x >> 16);
+	}
+	for (size_t len = 0; len < 600; len++)
+		for (size_t align = 0; align < 16; align += 5)
+			ck_assert_uint_eq(ntff_crc32(b + align, len), (uint32_t)crc32(0, b + align, (uInt)len));
+	ck_assert_uint_eq(ntff_crc32(b + 3, n), (uint32_t)crc32(0, b + 3, (uInt)n));
+	free(b);
+}
+END_TEST
 
 START_TEST(test_layout_encode)
 {
@@ -805,6 +829,7 @@ Suite *ntff_suite(void)
 	Suite *s = suite_create("ntff");
 	TCase *t = tcase_create("ntff");
 	tcase_set_timeout(t, 300);
+	tcase_add_test(t, test_crc32_is_zlib_crc32);
 	tcase_add_test(t, test_layout_encode);
 	tcase_add_test(t, test_writer_misuse);
 	tcase_add_test(t, test_pairing);
