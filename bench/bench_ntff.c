@@ -205,14 +205,16 @@ static void do_read(meas *m, void *a)
 			snprintf(m->error, sizeof(m->error), "%s", st.message);
 			goto out;
 		}
-	nxp_instruction in;
-	nxp_dma_packet d;
-	nxp_semaphore_update s;
-	in.struct_size = sizeof(in);
-	d.struct_size = sizeof(d);
-	s.struct_size = sizeof(s);
+	/* records are taken 64 at a time through nxp_cursor_next_batch, the way a
+	 * consumer that cares about speed reads them */
+	enum { BATCH = 64 };
+	static nxp_instruction in[BATCH];
+	static nxp_dma_packet d[BATCH];
+	static nxp_semaphore_update s[BATCH];
+	static const size_t sizes[3] = {sizeof(nxp_instruction), sizeof(nxp_dma_packet), sizeof(nxp_semaphore_update)};
+	void *bufs[3] = {in, d, s};
 	/* all three: a time-ordered merge of the three tables, as a timeline
-	 * viewer consumes them */
+	 * viewer consumes them (batch by batch) */
 	int live = last - first + 1, rc = 0;
 	while (live > 0) {
 		int pick = -1;
@@ -225,16 +227,9 @@ static void do_read(meas *m, void *a)
 					pick = i;
 				}
 			}
-		for (int k = 0; k < 64; k++) {
-			rc = pick == 0 ? nxp_cursor_next_instruction(c[0], &in)
-			     : pick == 1 ? nxp_cursor_next_dma_packet(c[1], &d)
-					 : nxp_cursor_next_semaphore_update(c[2], &s);
-			if (rc)
-				break;
-			m->records++;
-			if (live == 1)
-				k = 0; /* one cursor: no merge needed */
-		}
+		size_t got = 0;
+		rc = nxp_cursor_next_batch(c[pick], bufs[pick], sizes[pick], BATCH, &got);
+		m->records += got;
 		if (rc == NXP_END) {
 			nxp_cursor_stats cs;
 			cs.struct_size = sizeof(cs);

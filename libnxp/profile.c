@@ -494,6 +494,7 @@ static int fill_metadata(nxp_profile *p, nxp_status *st)
 	}
 	if (rc < 0)
 		nxp_status_copy(st, &c->err);
+	m->tpb_damaged = c->stats.bad_records + c->stats.skipped_sections;
 	nxp_cursor_close(c);
 	if (rc < 0)
 		return rc;

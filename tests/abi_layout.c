@@ -169,6 +169,7 @@ static void structs(void)
 	F(nxp_metadata, neff_uuid); F(nxp_metadata, neff_hash); F(nxp_metadata, trace_count);
 	F(nxp_metadata, event_count); F(nxp_metadata, tpb_start_ts); F(nxp_metadata, tpb_stop_ts);
 	F(nxp_metadata, unknown_sections);
+	F(nxp_metadata, tpb_damaged);
 	end();
 
 	S(nxp_instruction);

@@ -434,6 +434,43 @@ START_TEST(test_bad_section_crc)
 }
 END_TEST
 
+/* A damaged TPB section does not fail the open: the Metadata counts it. */
+START_TEST(test_bad_tpb_section)
+{
+	img w;
+	img_build(&w, _i);
+	fxn_pair o;
+	nxp_status st;
+	ck_assert_int_eq(try_open(&w, w.ntff, w.ntff_len, FXN_SRC_MEMORY, 0, &o, &st), NXP_OK);
+	unsigned tpb = NTFF_NO_QUEUE;
+	for (size_t i = 0; i < o.p->nqueues; i++)
+		if (o.p->queues[i].kind == NXP_QUEUE_TPB)
+			tpb = (unsigned)i;
+	ck_assert_uint_ne(tpb, NTFF_NO_QUEUE);
+	nxp_metadata md;
+	md.struct_size = sizeof(md);
+	ck_assert_int_eq(nxp_profile_get_metadata(o.p, &md), NXP_OK);
+	ck_assert_int_eq(md.tpb_damaged, 0);
+	ck_assert_int_ne(md.tpb_start_ts, INT64_MIN);
+	int64_t start = md.tpb_start_ts;
+	fxn_close(&o);
+
+	fxn_section sec[256];
+	size_t ns = fxn_sections(w.ntff, w.ntff_len, sec, 256);
+	size_t k = first_data(sec, ns, tpb);
+	uint8_t *b = malloc(w.ntff_len);
+	memcpy(b, w.ntff, w.ntff_len);
+	b[sec[k].offset + NTFF_SECTION_HEADER_SIZE + 1] ^= 0x01;
+	ck_assert_int_eq(try_open(&w, b, w.ntff_len, FXN_SRC_CHUNKY, 0, &o, &st), NXP_OK);
+	ck_assert_int_eq(nxp_profile_get_metadata(o.p, &md), NXP_OK);
+	ck_assert_int_eq(md.tpb_damaged, 1);
+	ck_assert(md.tpb_start_ts == INT64_MIN || md.tpb_start_ts > start); /* its first start was in that section */
+	fxn_close(&o);
+	free(b);
+	img_free(&w);
+}
+END_TEST
+
 /* Rewrite the INDEX section after editing entry `e` with `edit`. */
 static void edit_index(uint8_t *b, size_t len, void (*edit)(ntff_index_entry *), size_t which_kind_data)
 {
@@ -836,6 +873,7 @@ Suite *ntff_suite(void)
 	tcase_add_test(t, test_header_errors);
 	tcase_add_loop_test(t, test_truncated, 0, 2);
 	tcase_add_loop_test(t, test_bad_section_crc, 0, 2);
+	tcase_add_loop_test(t, test_bad_tpb_section, 0, 2);
 	tcase_add_test(t, test_index_corruption);
 	tcase_add_test(t, test_section_header_corruption);
 	tcase_add_test(t, test_bad_records);

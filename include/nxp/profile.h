@@ -101,6 +101,10 @@ typedef struct nxp_metadata {
 	int64_t tpb_start_ts;               /**< first TPB start (ns), or INT64_MIN if none */
 	int64_t tpb_stop_ts;                /**< last TPB stop (ns), or INT64_MIN if none */
 	int64_t unknown_sections;           /**< sections of kinds this libnxp does not know (skipped) */
+	/** TPB start/stop records and sections that failed their checks at open
+	 *  and were skipped; when non-zero, tpb_start_ts / tpb_stop_ts may come
+	 *  from the surviving records or be INT64_MIN. */
+	int64_t tpb_damaged;
 } nxp_metadata;
 
 /** Errors: NXP_E_INVAL. */

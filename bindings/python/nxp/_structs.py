@@ -189,7 +189,7 @@ class nxp_metadata(Structure):
                 ("neuron_device_idx", c_int64), ("capture_time_ns", c_int64), ("is_simulation", c_int32),
                 ("neff_uuid", c_uint8 * 16), ("neff_hash", c_uint8 * 32), ("trace_count", c_int64),
                 ("event_count", c_int64), ("tpb_start_ts", c_int64), ("tpb_stop_ts", c_int64),
-                ("unknown_sections", c_int64)]
+                ("unknown_sections", c_int64), ("tpb_damaged", c_int64)]
 
 
 class nxp_instruction(Structure):

@@ -318,6 +318,7 @@ pub struct nxp_metadata {
     pub tpb_start_ts: i64,
     pub tpb_stop_ts: i64,
     pub unknown_sections: i64,
+    pub tpb_damaged: i64,
 }
 
 #[repr(C)]

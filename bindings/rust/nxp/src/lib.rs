@@ -561,6 +561,8 @@ pub struct Metadata {
     pub tpb_start_ts: Option<i64>,
     pub tpb_stop_ts: Option<i64>,
     pub unknown_sections: i64,
+    /// TPB start/stop records or sections skipped at open as damaged.
+    pub tpb_damaged: i64,
 }
 
 /// Cursor filters (all optional).
@@ -671,6 +673,7 @@ impl Profile {
             tpb_start_ts: opt(o.tpb_start_ts),
             tpb_stop_ts: opt(o.tpb_stop_ts),
             unknown_sections: o.unknown_sections,
+            tpb_damaged: o.tpb_damaged,
         })
     }
 
