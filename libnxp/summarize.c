@@ -74,6 +74,7 @@ typedef struct pass {
 
 	/* spans */
 	int64_t span_lo, span_hi;
+	int64_t tpb_lo, tpb_hi; /* TPB start..stop when the trace has both, else INT64_MIN..INT64_MAX */
 	int64_t exec_lo, exec_hi;
 
 	/* instruction counters */
@@ -462,12 +463,19 @@ static int do_throttle(pass *ps, const nxp_throttle *t)
 		g->pcore = t->pcore_idx;
 		g->type = type;
 	}
-	int64_t dur = t->duration > 0 ? t->duration : 0, end;
-	if (__builtin_add_overflow(t->timestamp, dur, &end))
-		end = INT64_MAX;
-	nxp_union_add(&g->u, t->timestamp, end);
+	/* The window, clipped to the TPB range (the profiled span total_time measures). */
+	int64_t dur = t->duration > 0 ? t->duration : 0, lo = t->timestamp, hi;
+	if (__builtin_add_overflow(lo, dur, &hi))
+		hi = INT64_MAX;
+	if (lo < ps->tpb_lo)
+		lo = ps->tpb_lo;
+	if (hi > ps->tpb_hi)
+		hi = ps->tpb_hi;
+	if (hi <= lo)
+		return NXP_OK;
+	nxp_union_add(&g->u, lo, hi);
 	if (t->n > 0 && t->k >= 0 && t->k <= t->n)
-		g->loss_ns += (double)dur * (1.0 - (double)t->k / (double)t->n);
+		g->loss_ns += (double)(hi - lo) * (1.0 - (double)t->k / (double)t->n);
 	return NXP_OK;
 }
 
@@ -847,6 +855,12 @@ int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw_in, nxp_summary
 	ps->watermark = INT64_MIN;
 	ps->span_lo = ps->exec_lo = INT64_MAX;
 	ps->span_hi = ps->exec_hi = INT64_MIN;
+	ps->tpb_lo = INT64_MIN;
+	ps->tpb_hi = INT64_MAX;
+	if (md.tpb_start_ts != INT64_MIN && md.tpb_stop_ts != INT64_MIN && md.tpb_stop_ts >= md.tpb_start_ts) {
+		ps->tpb_lo = md.tpb_start_ts;
+		ps->tpb_hi = md.tpb_stop_ts;
+	}
 	/* Adjusted FLOPs follow the hardware in use: the FP8 multiplier is the
 	 * description's (the only arch-dependent one), the rest are fixed. */
 	const char *arch = hwp ? hwp->arch : md.arch;
