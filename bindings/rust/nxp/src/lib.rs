@@ -299,7 +299,7 @@ pub struct DmaQueueInfo {
     pub dram_channel: i64,
 }
 
-/// A statically decoded instruction (the main fields; `raw` holds all 64 bytes).
+/// A statically decoded instruction: every field of `nxp_neff_instruction` (`raw` holds all 64 bytes).
 #[derive(Clone, Debug, PartialEq)]
 pub struct NeffInstruction {
     pub pc: i64,
@@ -308,6 +308,11 @@ pub struct NeffInstruction {
     pub opcode_num: u32,
     pub opcode: String,
     pub operands: String,
+    pub wait_mode: u8,
+    pub wait_idx: u8,
+    pub update_mode: u8,
+    pub update_idx: u8,
+    pub semaphore_value: u32,
     pub src: sys::nxp_access_pattern,
     pub dst: sys::nxp_access_pattern,
     pub tensor_instruction_type: String,
@@ -321,9 +326,19 @@ pub struct NeffInstruction {
     pub psum_read_bytes: i64,
     pub psum_write_bytes: i64,
     pub scalar_activation_fn: String,
+    pub inst_word_len: u8,
+    pub debug_cmd: u8,
+    pub debug_hint: u8,
+    /// bit0 psum_zero, bit1 transpose, bit2 perf mode 2x, bit3 4x
+    pub flags: u8,
+    /// ACTIVATE: activation function id; vector ops: ALU op id
+    pub func: u8,
     pub partitions: u16,
     pub active_cols: u16,
+    pub aux: u32,
+    pub immediate: f32,
     pub performance_mode: String,
+    pub psum_read_sbuf_write_bytes: i64,
     pub raw: [u8; 64],
 }
 
@@ -434,6 +449,11 @@ impl NeffView {
             opcode_num: o.opcode_num,
             opcode: owned(o.opcode),
             operands: owned(o.operands),
+            wait_mode: o.wait_mode,
+            wait_idx: o.wait_idx,
+            update_mode: o.update_mode,
+            update_idx: o.update_idx,
+            semaphore_value: o.semaphore_value,
             src: o.src,
             dst: o.dst,
             tensor_instruction_type: owned(o.tensor_instruction_type),
@@ -447,9 +467,17 @@ impl NeffView {
             psum_read_bytes: o.psum_read_bytes,
             psum_write_bytes: o.psum_write_bytes,
             scalar_activation_fn: owned(o.scalar_activation_fn),
+            inst_word_len: o.inst_word_len,
+            debug_cmd: o.debug_cmd,
+            debug_hint: o.debug_hint,
+            flags: o.flags,
+            func: o.func,
             partitions: o.partitions,
             active_cols: o.active_cols,
+            aux: o.aux,
+            immediate: o.immediate,
             performance_mode: owned(o.performance_mode),
+            psum_read_sbuf_write_bytes: o.psum_read_sbuf_write_bytes,
             raw: o.raw,
         })
     }

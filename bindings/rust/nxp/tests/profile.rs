@@ -25,6 +25,8 @@ fn neff_tables() {
     let mm = n.instruction(0, Engine::Tensor, 1).unwrap();
     assert_eq!(mm.opcode, "MATMUL");
     assert_eq!(mm.active_cols, 64);
+    assert_eq!(mm.inst_word_len, 16); // the encoder's default
+    assert_eq!(mm.psum_read_sbuf_write_bytes, 0);
     let e = n.instruction(0, Engine::Tensor, 3).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Range);
     assert_eq!(n.instruction_count(7, Engine::Tensor).unwrap_err().kind(), ErrorKind::Range);
@@ -47,6 +49,7 @@ fn iterate_in_time_order() {
     assert_eq!(md.arch, "trn2");
     assert_eq!(md.neff_uuid, "0102030405060708090a0b0c0d0e0f10");
     assert_eq!(md.tpb_start_ts, Some(500));
+    assert_eq!(md.tpb_damaged, 0);
     assert_eq!(p.neff().header().unwrap().name, "rust-net");
 
     let mut n = 0u64;
