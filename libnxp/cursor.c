@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 enum { SKIP = 1 }; /* load_section: the section was bad and skipped */
 
@@ -36,19 +37,69 @@ static int cfail(nxp_cursor *c, int code, uint64_t off, const char *what)
 	return code;
 }
 
-static int grow(uint8_t **buf, size_t *cap, size_t need)
+/* Make *buf hold `need` bytes; its contents are not kept.  *owned says
+ * whether *buf is ours to free (else it lies in the cursor's arena). */
+static int grow(uint8_t **buf, size_t *cap, int *owned, size_t need)
 {
 	if (need <= *cap)
 		return NXP_OK;
 	size_t n = *cap ? *cap : 4096;
 	while (n < need)
 		n = n > SIZE_MAX / 2 ? need : n * 2;
-	uint8_t *b = realloc(*buf, n);
+	uint8_t *b = malloc(n);
 	if (!b)
 		return NXP_E_NOMEM;
+	if (*owned)
+		free(*buf);
 	*buf = b;
 	*cap = n;
+	*owned = 1;
 	return NXP_OK;
+}
+
+/* File sources: one allocation holding every reader's section buffer, sized
+ * by the largest section of each queue, so that opening a cursor costs one
+ * allocation (and, with transparent huge pages, a handful of page faults)
+ * instead of a buffer and hundreds of faults per queue.  Best effort: a
+ * reader without an arena slot allocates its own buffer on first use. */
+static size_t arena_slot(const nxp_profile *p, const ntff_queue *q)
+{
+	uint64_t m = 0;
+	for (size_t k = 0; k < q->nsecs; k++)
+		if (q->secs[k].stored_length <= p->max_section && q->secs[k].stored_length > m)
+			m = q->secs[k].stored_length;
+	return q->nsecs ? ((size_t)m + NTFF_SECTION_HEADER_SIZE + 63) & ~(size_t)63 : 0;
+}
+
+static void arena_open(nxp_cursor *c)
+{
+	const nxp_profile *p = c->p;
+	if (nxp_src_map(p->src, 0, 1))
+		return; /* memory source: sections are used in place */
+	size_t total = 0;
+	for (size_t i = 0; i < c->nqr; i++) {
+		size_t need = arena_slot(p, c->qr[i].q); /* ≤ max_section + header: no overflow */
+		if (total > SIZE_MAX - need)
+			return;
+		total += need;
+	}
+	if (!total)
+		return;
+	size_t huge = (size_t)2 << 20, len = total >= huge ? (total + huge - 1) & ~(huge - 1) : total;
+	uint8_t *a = len >= huge ? aligned_alloc(huge, len) : malloc(len);
+	if (!a)
+		return;
+#ifdef MADV_HUGEPAGE
+	if (len >= huge)
+		(void)madvise(a, len, MADV_HUGEPAGE); /* a hint */
+#endif
+	c->arena = a;
+	c->arena_len = len;
+	for (size_t i = 0, off = 0; i < c->nqr; i++) {
+		c->qr[i].buf = a + off;
+		c->qr[i].cap = arena_slot(p, c->qr[i].q);
+		off += c->qr[i].cap;
+	}
 }
 
 /* Load section qr->sec of the queue: 0, SKIP (bad section, counted), or a
@@ -66,7 +117,7 @@ static int load_section(nxp_cursor *c, ntff_qreader *qr)
 	const uint8_t *bytes = nxp_src_map(p->src, s->offset, (size_t)total);
 	if (!bytes) {
 		size_t got;
-		if (grow(&qr->buf, &qr->cap, (size_t)total))
+		if (grow(&qr->buf, &qr->cap, &qr->own_buf, (size_t)total))
 			return cfail(c, NXP_E_NOMEM, s->offset, "out of memory reading the section");
 		int rc = nxp_src_pread(p->src, s->offset, qr->buf, (size_t)total, &got);
 		if (rc)
@@ -95,7 +146,8 @@ static int load_section(nxp_cursor *c, ntff_qreader *qr)
 		return SKIP;
 	}
 	if (h.flags & NTFF_SEC_ZLIB) {
-		if (grow(&qr->raw, &qr->rawcap, (size_t)h.raw_length))
+		int own_raw = 1;
+		if (grow(&qr->raw, &qr->rawcap, &own_raw, (size_t)h.raw_length))
 			return cfail(c, NXP_E_NOMEM, s->offset, "out of memory inflating the section");
 		if (ntff_inflate(payload, (size_t)h.stored_length, qr->raw, (size_t)h.raw_length)) {
 			ntff_cursor_bad(c, 1, s->offset);
@@ -396,6 +448,8 @@ int nxp_cursor_open(nxp_cursor **out, nxp_profile *p, int table, const nxp_curso
 			c->qr[c->nqr].qid = (uint32_t)i;
 			c->nqr++;
 		}
+	if (!rc)
+		arena_open(c);
 	if (!rc && table == NXP_TABLE_ACTIVE_TIME)
 		rc = ntff_at_open(c);
 	if (rc) {
@@ -416,11 +470,13 @@ void nxp_cursor_close(nxp_cursor *c)
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->nqr; i++) {
-		free(c->qr[i].buf);
+		if (c->qr[i].own_buf)
+			free(c->qr[i].buf);
 		free(c->qr[i].raw);
 	}
 	ntff_at_free(c);
 	free(c->qr);
+	free(c->arena);
 	ntff_merge_free(&c->m);
 	free(c->queue_name);
 	free(c);

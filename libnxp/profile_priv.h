@@ -79,8 +79,9 @@ typedef struct ntff_qreader {
 	uint64_t last_key;     /* last key accepted on this queue */
 	uint64_t payload_off;  /* file offset of the section payload */
 	int done;
-	uint8_t *buf, *raw;
+	uint8_t *buf, *raw;   /* buf points into the cursor's arena unless own_buf */
 	size_t cap, rawcap;
+	int own_buf;
 } ntff_qreader;
 
 /* Binary heap over queue readers, ordered by (key, qid). */
@@ -108,6 +109,8 @@ struct nxp_cursor {
 	nxp_status err;
 	int failed;
 	struct ntff_active_time *at;
+	uint8_t *arena;   /* the readers' section buffers, one allocation (file sources) */
+	size_t arena_len;
 };
 
 /* Queue readers and merges (cursor.c). */
