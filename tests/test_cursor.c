@@ -589,6 +589,10 @@ START_TEST(test_batch)
 	ck_assert_int_eq(rc, NXP_END);
 	ck_assert_int_eq(got, 0);
 	ck_assert_uint_eq(i, n);
+	nxp_cursor_stats cs;
+	cs.struct_size = sizeof(cs);
+	ck_assert_int_eq(nxp_cursor_get_stats(c, &cs), NXP_OK);
+	ck_assert_int_eq(cs.records, (int64_t)n); /* counted once per record on the batch path too */
 	ck_assert_str_eq(first_var, exp[1].n.d.variable ? "IN" : "unknown"); /* strings outlive the batch */
 	/* a shorter (older) and a longer (newer) record struct */
 	ck_assert_int_eq(nxp_cursor_seek(c, 0), NXP_OK);
@@ -603,6 +607,8 @@ START_TEST(test_batch)
 		ck_assert_int_eq(d->id, (int64_t)k);
 	}
 	ck_assert_uint_eq(((uint8_t *)raw)[5 * small], 0x77); /* nothing written past 5 records */
+	ck_assert_int_eq(nxp_cursor_get_stats(c, &cs), NXP_OK);
+	ck_assert_int_eq(cs.records, (int64_t)n + 5); /* short structs go through the copying path */
 	ck_assert_int_eq(nxp_cursor_seek(c, 0), NXP_OK);
 	size_t big = sizeof(raw[0]);
 	ck_assert_int_eq(nxp_cursor_next_batch(c, raw, big, 5, &got), NXP_OK);
