@@ -83,7 +83,7 @@ static void arena_open(nxp_cursor *c)
 			return;
 		total += need;
 	}
-	if (!total)
+	if (!total || total > SIZE_MAX / 2)
 		return;
 	size_t huge = (size_t)2 << 20, len = total >= huge ? (total + huge - 1) & ~(huge - 1) : total;
 	uint8_t *a = len >= huge ? aligned_alloc(huge, len) : malloc(len);
@@ -94,7 +94,6 @@ static void arena_open(nxp_cursor *c)
 		(void)madvise(a, len, MADV_HUGEPAGE); /* a hint */
 #endif
 	c->arena = a;
-	c->arena_len = len;
 	for (size_t i = 0, off = 0; i < c->nqr; i++) {
 		c->qr[i].buf = a + off;
 		c->qr[i].cap = arena_slot(p, c->qr[i].q);

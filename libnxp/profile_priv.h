@@ -110,7 +110,6 @@ struct nxp_cursor {
 	int failed;
 	struct ntff_active_time *at;
 	uint8_t *arena;   /* the readers' section buffers, one allocation (file sources) */
-	size_t arena_len;
 };
 
 /* Queue readers and merges (cursor.c). */
