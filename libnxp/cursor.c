@@ -562,7 +562,7 @@ static int fill_instruction(nxp_cursor *c, const ntff_qreader *qr, nxp_instructi
 	r->pc = n.pc;
 	r->evt_wait_time_ns = to_ns(p, n.wait_ticks);
 	r->execution_index = n.execution_index;
-	const nxp_static_instr *si = nxp_neff_static_instr(p->neff, (size_t)q->pcore, q->engine, n.pc);
+	const nxp_static_instr *si = n.pc < q->nsi ? &q->si[n.pc] : NULL;
 	if (!si) {
 		r->opcode = "unknown";
 		r->opcode_num = 0;

@@ -343,6 +343,13 @@ const nxp_static_instr *nxp_neff_static_instr(const nxp_neff *n, size_t sg, int 
 	return s && pc < s->count ? &s->si[pc] : NULL;
 }
 
+const nxp_static_instr *nxp_neff_static_stream(const nxp_neff *n, size_t sg, int engine, uint64_t *count)
+{
+	const neff_stream *s = stream_of(n, sg, engine);
+	*count = s && s->si ? s->count : 0;
+	return *count ? s->si : NULL;
+}
+
 int nxp_neff_has_kernel_debug_info(const nxp_neff *n)
 {
 	return n ? n->has_kernel_debug_info : 0;

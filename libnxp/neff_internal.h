@@ -39,6 +39,9 @@ double nxp_adjusted_flops_multiplier(int dtype, const char *arch);
 /* Static facts of instruction `pc` of `engine` in subgraph `pcore`, or NULL if
  * there is no such instruction. */
 const nxp_static_instr *nxp_neff_static_instr(const nxp_neff *neff, size_t pcore, int engine, uint64_t pc);
+/* All static instructions of `engine` in subgraph `pcore` (*count of them;
+ * 0 and NULL if there is no such stream).  Valid as long as the handle. */
+const nxp_static_instr *nxp_neff_static_stream(const nxp_neff *neff, size_t pcore, int engine, uint64_t *count);
 
 /* A DMA queue instance (DmaQueuesInfo row) in the handle's own storage. */
 typedef struct nxp_neff_queue {

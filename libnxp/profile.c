@@ -314,6 +314,8 @@ static int load_queues(nxp_profile *p, uint64_t off, uint64_t limit, nxp_status 
 		q->engine_idx = e.engine_idx;
 		if (e.kind == NXP_QUEUE_DMA && q->name[0])
 			q->neff_queue = nxp_neff_find_queue(p->neff, q->pcore, q->name, q->queue_idx);
+		if (e.kind == NXP_QUEUE_INSTRUCTION)
+			q->si = nxp_neff_static_stream(p->neff, (size_t)q->pcore, q->engine, &q->nsi);
 	}
 	if (!rc)
 		p->nqueues = (size_t)h.record_count;

@@ -28,6 +28,8 @@ typedef struct ntff_queue {
 	const char *engine_name;
 	int32_t queue_idx, engine_idx;
 	const nxp_neff_queue *neff_queue; /* DMA queues: the NEFF's queue instance, or NULL */
+	const nxp_static_instr *si;       /* instruction queues: the NEFF's stream for (pcore, engine) */
+	uint64_t nsi;                     /* its length (0: no such stream) */
 	ntff_sec *secs;       /* in file order = time order */
 	size_t nsecs;
 	uint64_t records;
