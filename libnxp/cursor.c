@@ -256,7 +256,14 @@ int ntff_qreader_seek(nxp_cursor *c, ntff_qreader *qr, uint64_t tick, int64_t *b
 	*before = n;
 	int64_t id0 = c->next_id;
 	int rc = settle(c, qr);
-	*before += c->next_id - id0; /* records skipped while settling */
+	/* The binary search assumes sorted keys; in a damaged section (a bad key
+	 * among good ones) it can land early, and records that are in order but
+	 * before the seek point follow.  Step over them: a seek promises start >= tick. */
+	while (rc == NXP_OK && !qr->done && qr->key < tick) {
+		c->next_id++;
+		rc = ntff_qreader_advance(c, qr);
+	}
+	*before += c->next_id - id0; /* records skipped while settling and stepping */
 	c->next_id = id0;
 	return rc;
 }

@@ -726,6 +726,74 @@ START_TEST(test_bad_records)
 }
 END_TEST
 
+/* Seek over a damaged section: a key above INT64_MAX among sorted keys can
+ * steer the binary search early; the cursor must still start at or after the
+ * seek point, with the same row ids as a full scan (fuzz/crashes/cursor/
+ * seek-lands-before-bad-key). */
+START_TEST(test_seek_over_bad_key)
+{
+	char *dir = tu_tmpdir(), *path = tu_path(dir, "badkey.ntff");
+	uint8_t uuid[16] = {0};
+	nxp_ntff_info info;
+	nxp_ntff_info_init(&info);
+	nxp_ntff_writer *w;
+	ck_assert_int_eq(nxp_ntff_writer_open_path(&w, path, &info, NULL, NULL), NXP_OK);
+	ntff_writer_set_unchecked(w, 1);
+	nxp_ntff_queue q;
+	nxp_ntff_queue_init(&q);
+	q.kind = NXP_QUEUE_INSTRUCTION;
+	q.engine = NXP_ENGINE_SCALAR;
+	int32_t iq = nxp_ntff_writer_add_queue(w, &q);
+	const uint64_t big = (UINT64_C(1) << 63) + 5;
+	uint64_t starts[] = {10, big, 15, 30, 35, 40};
+	for (int i = 0; i < 6; i++) {
+		nxp_ntff_instruction_note n = {starts[i], starts[i] + 3, 0, 0, -1};
+		ck_assert_int_eq(nxp_ntff_writer_instruction(w, iq, &n), NXP_OK);
+	}
+	ck_assert_int_eq(nxp_ntff_writer_finish(w), NXP_OK);
+	nxp_ntff_writer_close(w);
+	size_t len, nl;
+	uint8_t *ntff = tu_read_file(path, &len);
+	void *neff = fxn_neff(uuid, &nl);
+	fxn_pair o;
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_int_eq(fxn_open(&o, neff, nl, ntff, len, FXN_SRC_CHUNKY, 0, &st), NXP_OK);
+	nxp_cursor *c;
+	ck_assert_int_eq(nxp_cursor_open(&c, o.p, NXP_TABLE_INSTRUCTION, NULL, NULL), NXP_OK);
+	nxp_instruction r;
+	r.struct_size = sizeof(r);
+	/* full scan: 10 (id 0), the bad row (id 1), 15, 30, 35, 40 (ids 2..5) */
+	int64_t k = 0;
+	while (nxp_cursor_next_instruction(c, &r) == NXP_OK)
+		k++;
+	ck_assert_int_eq(k, 5);
+	/* the search lands on the bad key; 15 follows in order but is before 25 */
+	ck_assert_int_eq(nxp_cursor_seek(c, 25), NXP_OK);
+	ck_assert_int_eq(nxp_cursor_position(c), 30);
+	ck_assert_int_eq(nxp_cursor_next_instruction(c, &r), NXP_OK);
+	ck_assert_int_eq(r.start_ts, 30);
+	ck_assert_int_eq(r.id, 3);
+	nxp_cursor_close(c);
+	/* the same through a window that starts there */
+	nxp_cursor_options co;
+	nxp_cursor_options_init(&co);
+	co.start_ts = 25;
+	ck_assert_int_eq(nxp_cursor_open(&c, o.p, NXP_TABLE_INSTRUCTION, &co, NULL), NXP_OK);
+	ck_assert_int_eq(nxp_cursor_next_instruction(c, &r), NXP_OK);
+	ck_assert_int_eq(r.start_ts, 30);
+	ck_assert_int_eq(r.id, 3);
+	nxp_cursor_close(c);
+	fxn_close(&o);
+	free(ntff);
+	free(neff);
+	remove(path);
+	remove(dir);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_unfinished_and_unknown)
 {
 	img w;
@@ -877,6 +945,7 @@ Suite *ntff_suite(void)
 	tcase_add_test(t, test_index_corruption);
 	tcase_add_test(t, test_section_header_corruption);
 	tcase_add_test(t, test_bad_records);
+	tcase_add_test(t, test_seek_over_bad_key);
 	tcase_add_test(t, test_unfinished_and_unknown);
 	tcase_add_test(t, test_io_error);
 	suite_add_tcase(s, t);
