@@ -771,6 +771,8 @@ static int fill(nxp_cursor *c, const ntff_qreader *qr, void *rec)
  * by the next call. */
 static int next_full(nxp_cursor *c, void *rec)
 {
+	if (c->failed) /* e.g. a read error while moving past the last record returned */
+		return c->err.code;
 	if (c->table == NXP_TABLE_ACTIVE_TIME)
 		return ntff_at_next(c, rec);
 	for (;;) {
@@ -797,8 +799,6 @@ static int next_typed(nxp_cursor *c, int table, void *rec)
 {
 	if (!c || !rec || c->table != table || !nxp_struct_ok(rec, sizeof(size_t) + sizeof(int64_t)))
 		return NXP_E_INVAL;
-	if (c->failed)
-		return c->err.code;
 	size_t ours = record_struct_size(table), theirs = *(size_t *)rec;
 	union {
 		nxp_instruction i;

@@ -897,6 +897,23 @@ START_TEST(test_io_error)
 {
 	img w;
 	img_build(&w, 0);
+	/* the instructions of the intact file, in cursor order */
+	nxp_instruction clean[512];
+	size_t nclean = 0;
+	{
+		fxn_pair o;
+		nxp_status st;
+		ck_assert_int_eq(try_open(&w, w.ntff, w.ntff_len, FXN_SRC_MEMORY, 0, &o, &st), NXP_OK);
+		nxp_cursor *c;
+		ck_assert_int_eq(nxp_cursor_open(&c, o.p, NXP_TABLE_INSTRUCTION, NULL, NULL), NXP_OK);
+		clean[0].struct_size = sizeof(clean[0]);
+		while (nclean < 512 && nxp_cursor_next_instruction(c, &clean[nclean]) == NXP_OK)
+			clean[++nclean < 512 ? nclean : 0].struct_size = sizeof(clean[0]);
+		ck_assert_uint_gt(nclean, 0);
+		ck_assert_uint_lt(nclean, 512);
+		nxp_cursor_close(c);
+		fxn_close(&o);
+	}
 	int saw_io = 0;
 	for (size_t budget = 0; budget < 80; budget += 3) {
 		flaky f = {w.ntff, w.ntff_len, 0, budget};
@@ -913,9 +930,34 @@ START_TEST(test_io_error)
 		nxp_status_init(&st);
 		int rc = nxp_profile_open(&p, nf, ns, NULL, &st);
 		if (rc == NXP_OK) {
+			/* Batches stop at the read error: every record returned before it is
+			 * the clean file's record of that rank, never bytes of a failed read. */
+			nxp_cursor *c = NULL;
+			int orc = nxp_cursor_open(&c, p, NXP_TABLE_INSTRUCTION, NULL, NULL);
+			ck_assert(orc == NXP_OK || orc == NXP_E_IO); /* opening reads each queue's first section */
+			nxp_instruction got[8];
+			size_t n = 0, k = 0;
+			int brc = orc == NXP_OK ? NXP_OK : NXP_E_IO;
+			while (c && ((brc = nxp_cursor_next_batch(c, got, sizeof(got[0]), 8, &n)) == NXP_OK || n > 0)) {
+				for (size_t j = 0; j < n; j++, k++) {
+					ck_assert_uint_lt(k, nclean);
+					ck_assert_int_eq(got[j].start_ts, clean[k].start_ts);
+					ck_assert_int_eq(got[j].end_ts, clean[k].end_ts);
+					ck_assert_int_eq(got[j].pc, clean[k].pc);
+				}
+				if (brc != NXP_OK)
+					break;
+			}
+			ck_assert(brc == NXP_END || brc == NXP_E_IO);
+			if (c && brc == NXP_E_IO) /* the error stays */
+				ck_assert_int_eq(nxp_cursor_next_batch(c, got, sizeof(got[0]), 8, &n), NXP_E_IO);
+			nxp_cursor_close(c);
+			/* then every table, with what is left of the read budget */
 			int64_t rows;
 			nxp_cursor_stats cs;
 			rc = scan_all(p, &rows, &cs);
+			if (brc == NXP_E_IO)
+				rc = NXP_E_IO;
 			nxp_profile_close(p);
 		}
 		ck_assert(rc == NXP_OK || rc == NXP_E_IO);
