@@ -3,7 +3,8 @@
  * engine, core, queue name), a fuzzed seek in the middle, and the contract
  * checked as records come: time order, the window, position() agreeing with
  * the next record, stats agreeing with the records returned, and a typed
- * next() of the wrong table refused.
+ * next() of the wrong table refused.  When the control byte injects a read
+ * error, the records returned before it must match an intact read's.
  * Input: [table] [flags] [engine] [pcore] [queue] [first] [start u64] [end u64]
  *        [seek u64] [ctl] [NTFF bytes...]
  * flags bit 0: SKIP_CRC; bit 1: use start; bit 2: use end; bit 3: seek;
@@ -121,6 +122,56 @@ static int64_t batch_ts(int table, const uint8_t *r)
 	return ts;
 }
 
+/* Start times of the records a cursor returns over `src` (at most `max`), read
+ * in batches; *count gets how many, the result is the code that ended it. */
+static int read_starts(nxp_source *src, int table, const nxp_cursor_options *co, const nxp_profile_options *po,
+		       int64_t *out, size_t max, size_t *count)
+{
+	*count = 0;
+	nxp_source *neff = NULL;
+	nxp_profile *p = NULL;
+	nxp_cursor *c = NULL;
+	int rc = fz_fixture_profile_open(&p, &neff, src, po, NULL);
+	if (rc == NXP_OK)
+		rc = nxp_cursor_open(&c, p, table, co, NULL);
+	while (rc == NXP_OK) {
+		any_record recs[8];
+		size_t n = 0, rs = record_size(table);
+		rc = nxp_cursor_next_batch(c, recs, rs, 8, &n);
+		for (size_t i = 0; i < n && *count < max; i++)
+			out[(*count)++] = batch_ts(table, (const uint8_t *)recs + i * rs);
+		if (*count == max)
+			break;
+	}
+	nxp_cursor_close(c);
+	nxp_profile_close(p);
+	nxp_source_close(neff);
+	return rc;
+}
+
+/* With a read error injected: the records returned before it are the intact
+ * file's, rank for rank — never bytes of a failed read. */
+static void check_prefix(const uint8_t *ntff, size_t size, uint8_t ctl, int table, const nxp_cursor_options *co,
+			 const nxp_profile_options *po)
+{
+	enum { MAXR = 2048 };
+	static int64_t want[MAXR], got[MAXR];
+	size_t nwant, ngot;
+	static const uint8_t empty[1];
+	nxp_source *clean = NULL, *flaky = fz_source_open(ntff, size, ctl);
+	if (nxp_source_open_memory(&clean, size ? ntff : empty, size, NULL) != NXP_OK || !flaky)
+		goto out;
+	read_starts(clean, table, co, po, want, MAXR, &nwant);
+	read_starts(flaky, table, co, po, got, MAXR, &ngot);
+	for (size_t i = 0; i < ngot; i++)
+		FZ_CHECK(i < nwant && got[i] == want[i],
+			 "table %d: with a read error, record %zu starts at %lld; the intact file's at %lld (%zu records)",
+			 table, i, (long long)got[i], i < nwant ? (long long)want[i] : -1LL, nwant);
+out:
+	nxp_source_close(clean);
+	nxp_source_close(flaky);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const queue_names[] = {NULL, "IN_QUE", "q_pe_in_w", "q_act_out", "no-such-queue", ""};
@@ -136,6 +187,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int64_t seek_to = (int64_t)fz_take_u64(&in);
 
 	uint64_t ntff_size = in.size ? in.size - 1 : 0;
+	const uint8_t *ntff_bytes = in.size ? in.data + 1 : NULL; /* after the control byte */
+	uint8_t ctl = in.size ? in.data[0] : 0;
 	nxp_source *ntff = fz_source_take_rest(&in);
 	if (!ntff)
 		return 0;
@@ -254,6 +307,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FZ_CHECK(again == rc, "table %d: error %d not sticky (then %d)", table, rc, again);
 	}
 	nxp_cursor_close(c);
+	if ((ctl & FZ_CTL_IO_ERROR) && (ctl & FZ_CTL_CHUNK_MASK) != FZ_CHUNK_MEMORY)
+		check_prefix(ntff_bytes, (size_t)ntff_size, ctl, table, &co, &popts);
 out:
 	nxp_profile_close(p);
 	nxp_source_close(neff);

@@ -37,7 +37,7 @@ struct fz_src {
 	uint8_t ctl;
 	unsigned turn;
 	uint32_t rng;
-	size_t fail_at; /* SIZE_MAX: never */
+	size_t fail_at, fail_end; /* reads in [fail_at, fail_end) fail; fail_at SIZE_MAX: never */
 };
 
 static size_t chunk_len(struct fz_src *s, size_t want)
@@ -74,12 +74,12 @@ static size_t chunk_len(struct fz_src *s, size_t want)
 static int64_t fz_read(void *user, void *buf, size_t len)
 {
 	struct fz_src *s = user;
-	if (s->pos >= s->fail_at)
+	if (s->pos >= s->fail_at && s->pos < s->fail_end)
 		return -1;
 	size_t n = chunk_len(s, len);
 	if (n > s->size - s->pos)
 		n = s->size - s->pos;
-	if (s->fail_at != SIZE_MAX && n > s->fail_at - s->pos)
+	if (s->pos < s->fail_at && n > s->fail_at - s->pos) /* stop at the bad region */
 		n = s->fail_at - s->pos;
 	if (n)
 		memcpy(buf, s->data + s->pos, n);
@@ -123,9 +123,11 @@ nxp_source *fz_source_open(const uint8_t *data, size_t size, uint8_t ctl)
 	s->size = size;
 	s->ctl = ctl;
 	s->rng = (uint32_t)size * 2654435761u;
-	s->fail_at = SIZE_MAX;
-	if (ctl & FZ_CTL_IO_ERROR)
+	s->fail_at = s->fail_end = SIZE_MAX;
+	if (ctl & FZ_CTL_IO_ERROR) {
 		s->fail_at = (size_t)((uint64_t)size * (1u + (ctl >> 6)) / 5u);
+		s->fail_end = s->fail_at + (size / 8 ? size / 8 : 1);
+	}
 	nxp_source_callbacks cb;
 	nxp_source_callbacks_init(&cb);
 	cb.read = fz_read;

@@ -34,8 +34,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 #define FZ_CTL_CHUNK_MASK 0x07u /* chunk pattern: see fz_source_open */
 #define FZ_CTL_SEEKABLE 0x08u   /* callback source gets a seek callback */
 #define FZ_CTL_NO_SIZE 0x10u    /* callback source has no get_size callback */
-#define FZ_CTL_IO_ERROR 0x20u   /* read fails (-1) once the position reaches an offset
-				 * chosen by the top two bits: size * (1 + (ctl >> 6)) / 5 */
+#define FZ_CTL_IO_ERROR 0x20u   /* reads fail (-1) inside a bad region of the file: from
+				 * size * (1 + (ctl >> 6)) / 5 (the top two bits), size / 8
+				 * bytes long (at least 1); reads before and after it work,
+				 * so a decoder that reads its tables at the end of the file
+				 * opens and then meets the error in the middle */
 
 /* Chunk patterns (ctl & FZ_CTL_CHUNK_MASK). */
 enum {

@@ -366,6 +366,15 @@ static void gen_cursor(void)
 			put_single(l, params, sizeof(params), (k & 1) ? FZ_CTL_PLAIN_SEEKABLE : FZ_CTL_PLAIN_MEMORY,
 				   (k % 3 == 2) ? small : basic, (k % 3 == 2) ? slen : blen);
 		}
+		/* batches over many small sections with a bad region in the middle
+		 * of the file: a read error while the cursor moves on */
+		for (unsigned r = 0; r < 4; r++) {
+			uint8_t params[6 + 24] = {(uint8_t)t, 0x11, 0xff, 0xff, 0, 0};
+			char l[32];
+			snprintf(l, sizeof(l), "t%d-ioerr%u", t + 1, r);
+			put_single(l, params, sizeof(params),
+				   (uint8_t)(FZ_CHUNK_4K | FZ_CTL_SEEKABLE | FZ_CTL_IO_ERROR | (r << 6)), small, slen);
+		}
 	}
 	free(basic);
 	free(small);
