@@ -62,13 +62,9 @@ static int grow(uint8_t **buf, size_t *cap, int *owned, size_t need)
  * allocation (and, with transparent huge pages, a handful of page faults)
  * instead of a buffer and hundreds of faults per queue.  Best effort: a
  * reader without an arena slot allocates its own buffer on first use. */
-static size_t arena_slot(const nxp_profile *p, const ntff_queue *q)
+static size_t arena_slot(const ntff_queue *q)
 {
-	uint64_t m = 0;
-	for (size_t k = 0; k < q->nsecs; k++)
-		if (q->secs[k].stored_length <= p->max_section && q->secs[k].stored_length > m)
-			m = q->secs[k].stored_length;
-	return q->nsecs ? ((size_t)m + NTFF_SECTION_HEADER_SIZE + 63) & ~(size_t)63 : 0;
+	return q->nsecs ? ((size_t)q->max_stored + NTFF_SECTION_HEADER_SIZE + 63) & ~(size_t)63 : 0;
 }
 
 static void arena_open(nxp_cursor *c)
@@ -78,7 +74,7 @@ static void arena_open(nxp_cursor *c)
 		return; /* memory source: sections are used in place */
 	size_t total = 0;
 	for (size_t i = 0; i < c->nqr; i++) {
-		size_t need = arena_slot(p, c->qr[i].q); /* ≤ max_section + header: no overflow */
+		size_t need = arena_slot(c->qr[i].q); /* ≤ max_section + header: no overflow */
 		if (total > SIZE_MAX - need)
 			return;
 		total += need;
@@ -96,7 +92,7 @@ static void arena_open(nxp_cursor *c)
 	c->arena = a;
 	for (size_t i = 0, off = 0; i < c->nqr; i++) {
 		c->qr[i].buf = a + off;
-		c->qr[i].cap = arena_slot(p, c->qr[i].q);
+		c->qr[i].cap = arena_slot(c->qr[i].q);
 		off += c->qr[i].cap;
 	}
 }
@@ -168,6 +164,13 @@ static uint64_t rec_offset(const ntff_qreader *qr)
 							      : qr->payload_off + (uint64_t)(qr->rec - qr->base);
 }
 
+/* A queue's next key is accepted when it does not go back in time and is a
+ * valid int64 time. */
+static inline int key_in_order(const ntff_qreader *qr, uint64_t k)
+{
+	return k >= qr->last_key && k <= (uint64_t)INT64_MAX;
+}
+
 /* From qr->rec (possibly at the end of a section), move to the first record
  * whose key is in order; load further sections as needed. */
 static int settle(nxp_cursor *c, ntff_qreader *qr)
@@ -175,7 +178,7 @@ static int settle(nxp_cursor *c, ntff_qreader *qr)
 	for (;;) {
 		while (qr->rec < qr->end) {
 			uint64_t k = ntff_record_key(qr->rec);
-			if (k >= qr->last_key && k <= (uint64_t)INT64_MAX) {
+			if (key_in_order(qr, k)) {
 				qr->key = k;
 				qr->last_key = k;
 				return NXP_OK;
@@ -324,7 +327,7 @@ int ntff_merge_advance_top(nxp_cursor *c, ntff_merge *m)
 	ntff_qreader *qr = m->heap[0];
 	const uint8_t *next = qr->rec + qr->rsize;
 	uint64_t k;
-	if (next < qr->end && (k = ntff_record_key(next)) >= qr->last_key && k <= (uint64_t)INT64_MAX) {
+	if (next < qr->end && key_in_order(qr, k = ntff_record_key(next))) {
 		/* the common case: the next record of the loaded section, in order */
 		qr->rec = next;
 		qr->key = qr->last_key = k;

@@ -432,6 +432,8 @@ static int group_sections(nxp_profile *p, const entries *v, uint64_t data_end, n
 			      .first_ts = e->first_ts, .last_ts = e->last_ts, .max_end_ts = e->max_end_ts};
 		q->secs[q->nsecs++] = s;
 		q->records += e->count;
+		if (e->stored_length <= p->max_section && e->stored_length > q->max_stored)
+			q->max_stored = e->stored_length;
 	}
 	return NXP_OK;
 }

@@ -33,6 +33,7 @@ typedef struct ntff_queue {
 	ntff_sec *secs;       /* in file order = time order */
 	size_t nsecs;
 	uint64_t records;
+	uint64_t max_stored;  /* largest stored_length among secs within the profile's max_section */
 } ntff_queue;
 
 struct ntff_arena;

@@ -621,6 +621,17 @@ static char *dupstr(const char *s)
 	return d;
 }
 
+/* The TPB start..stop range when the trace has both, in order: sets *lo and
+ * *hi and returns 1; else leaves them and returns 0. */
+static int tpb_range(const nxp_metadata *md, int64_t *lo, int64_t *hi)
+{
+	if (md->tpb_start_ts == INT64_MIN || md->tpb_stop_ts == INT64_MIN || md->tpb_stop_ts < md->tpb_start_ts)
+		return 0;
+	*lo = md->tpb_start_ts;
+	*hi = md->tpb_stop_ts;
+	return 1;
+}
+
 static double sec(int64_t ns)
 {
 	return (double)ns / 1e9;
@@ -630,10 +641,7 @@ static int fill(pass *ps, nxp_summary *s, const nxp_metadata *md, const nxp_hard
 {
 	/* total_time: TPB start -> stop when the trace has both, else the span. */
 	int64_t t0 = 0, t1 = -1;
-	if (md->tpb_start_ts != INT64_MIN && md->tpb_stop_ts != INT64_MIN && md->tpb_stop_ts >= md->tpb_start_ts) {
-		t0 = md->tpb_start_ts;
-		t1 = md->tpb_stop_ts;
-	} else {
+	if (!tpb_range(md, &t0, &t1)) {
 		if (md->tpb_start_ts != INT64_MIN)
 			span_add(ps, md->tpb_start_ts, md->tpb_start_ts);
 		if (md->tpb_stop_ts != INT64_MIN)
@@ -857,10 +865,7 @@ int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw_in, nxp_summary
 	ps->span_hi = ps->exec_hi = INT64_MIN;
 	ps->tpb_lo = INT64_MIN;
 	ps->tpb_hi = INT64_MAX;
-	if (md.tpb_start_ts != INT64_MIN && md.tpb_stop_ts != INT64_MIN && md.tpb_stop_ts >= md.tpb_start_ts) {
-		ps->tpb_lo = md.tpb_start_ts;
-		ps->tpb_hi = md.tpb_stop_ts;
-	}
+	tpb_range(&md, &ps->tpb_lo, &ps->tpb_hi); /* throttle windows are clipped to it */
 	/* Adjusted FLOPs follow the hardware in use: the FP8 multiplier is the
 	 * description's (the only arch-dependent one), the rest are fixed. */
 	const char *arch = hwp ? hwp->arch : md.arch;
