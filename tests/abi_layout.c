@@ -146,7 +146,7 @@ static void structs(void)
 	F(nxp_neff_writer_options, lnc_size); F(nxp_neff_writer_options, feature_bits);
 	end();
 
-	/* profile.h */
+	/* ntff.h */
 	S(nxp_profile_options);
 	F(nxp_profile_options, struct_size); F(nxp_profile_options, flags); F(nxp_profile_options, neff);
 	F(nxp_profile_options, max_section_size);
@@ -436,7 +436,7 @@ static void constants(void)
 	C(NXP_NEFF_VERIFY_HASH);
 	C(NXP_MEMORY_NONE); C(NXP_MEMORY_SBUF); C(NXP_MEMORY_PSUM); C(NXP_MEMORY_HBM);
 	C(NXP_NEFF_WRITE_PLAIN_TAR); C(NXP_NEFF_WRITE_DOT_SLASH);
-	/* profile.h */
+	/* ntff.h */
 	C(NXP_PROFILE_ALLOW_MISMATCH); C(NXP_PROFILE_SKIP_CRC);
 	C(NXP_TABLE_INSTRUCTION); C(NXP_TABLE_DMA_PACKET); C(NXP_TABLE_SEMAPHORE_UPDATE); C(NXP_TABLE_THROTTLE);
 	C(NXP_TABLE_ERROR); C(NXP_TABLE_EXECUTION); C(NXP_TABLE_ACTIVE_TIME);

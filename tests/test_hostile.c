@@ -16,7 +16,7 @@
 #include "../fuzz/fuzz_fixture.h"
 #include "neff_priv.h"
 #include "ntff_layout.h"
-#include "profile_priv.h"
+#include "ntff_priv.h"
 #include "testutil.h"
 
 #include <archive.h>

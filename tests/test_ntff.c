@@ -7,7 +7,7 @@
 
 #include "ntff_fixture.h"
 #include "ntff_layout.h"
-#include "profile_priv.h"
+#include "ntff_priv.h"
 #include "testutil.h"
 
 #include <stdio.h>

@@ -169,7 +169,7 @@ NXP_API void nxp_source_close(nxp_source *src);
 #endif
 
 #include <nxp/neff.h>
-#include <nxp/profile.h>
+#include <nxp/ntff.h>
 #include <nxp/summary.h>
 #include <nxp/system.h>
 

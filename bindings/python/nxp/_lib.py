@@ -83,7 +83,7 @@ _PROTOS = {
     "nxp_neff_writer_save_memory": (c_int, [P, POINTER(c_void_p), POINTER(c_size_t)]),
     "nxp_neff_writer_close": (None, [P]),
     "nxp_instruction_encode": (c_int, [POINTER(S.nxp_neff_instruction), ctypes.c_uint8 * 64]),
-    # profile.h
+    # ntff.h
     "nxp_profile_open": (c_int, [POINTER(P), P, P, POINTER(S.nxp_profile_options), ST]),
     "nxp_profile_open_path": (c_int, [POINTER(P), c_char_p, c_char_p, POINTER(S.nxp_profile_options), ST]),
     "nxp_profile_close": (None, [P]),

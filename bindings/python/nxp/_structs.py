@@ -141,7 +141,7 @@ class nxp_neff_writer_options(Structure):
                 ("lnc_size", c_uint32), ("feature_bits", c_uint64)]
 
 
-# ---------------------------------------------------------------- profile.h
+# ---------------------------------------------------------------- ntff.h
 NXP_PROFILE_ALLOW_MISMATCH = 0x1
 NXP_PROFILE_SKIP_CRC = 0x2
 

@@ -231,7 +231,7 @@ pub struct nxp_neff_writer_options {
     pub feature_bits: u64,
 }
 
-// ------------------------------------------------------------------ profile.h
+// ------------------------------------------------------------------ ntff.h
 pub const NXP_PROFILE_ALLOW_MISMATCH: u32 = 0x1;
 pub const NXP_PROFILE_SKIP_CRC: u32 = 0x2;
 pub const NXP_TABLE_INSTRUCTION: c_int = 1;
@@ -1003,7 +1003,7 @@ extern "C" {
     pub fn nxp_neff_writer_close(w: *mut nxp_neff_writer);
     pub fn nxp_instruction_encode(input: *const nxp_neff_instruction, out: *mut u8) -> c_int;
 
-    // profile.h
+    // ntff.h
     pub fn nxp_profile_open(out: *mut *mut nxp_profile, neff: *mut nxp_source, ntff: *mut nxp_source,
                             opts: *const nxp_profile_options, st: *mut nxp_status) -> c_int;
     pub fn nxp_profile_open_path(out: *mut *mut nxp_profile, neff_path: *const c_char, ntff_path: *const c_char,

@@ -235,7 +235,7 @@ static int do_instruction(pass *ps, const nxp_instruction *in)
 		}
 		m = ps->mult[si->mm_dtype];
 	}
-	/* A transpose reports its FLOPs only in flops_transpose (profile.h). */
+	/* A transpose reports its FLOPs only in flops_transpose (ntff.h). */
 	sadd(&ps->hw_flops, in->raw_flops + in->flops_transpose);
 	sadd(&ps->tr_flops, in->flops_transpose);
 	sadd(&ps->adj_hw_flops, (int64_t)((double)(in->raw_flops + in->flops_transpose) * m + 0.5));

@@ -209,7 +209,7 @@ size_t ntff_record_size(unsigned kind);
 int ntff_deflate(const uint8_t *in, size_t len, int level, uint8_t **out, size_t *out_len);
 int ntff_inflate(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len);
 
-/* ---- records (writer input notes from profile.h) ------------------------- */
+/* ---- records (writer input notes from ntff.h) ------------------------- */
 /* Every record begins with its key: the u64 start tick (timestamp). */
 static inline uint64_t ntff_record_key(const uint8_t *p)
 {

@@ -3,7 +3,7 @@
  * buffer becomes a DATA section (optionally zlib-compressed).  STRTAB, QUEUES,
  * META and INDEX sections and the footer are written by finish(). */
 #include "ntff_layout.h"
-#include "profile_priv.h"
+#include "ntff_priv.h"
 #include "status.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /**
- * @file nxp/profile.h
+ * @file nxp/ntff.h
  * @brief NTFF device traces: open a NEFF/NTFF pair, read its Metadata, iterate
  *        its records with streaming time-ordered cursors; write NTFFs.
  *        Include <nxp/nxp.h>, not this file.

@@ -2,7 +2,7 @@
 /* Cursors: per-queue readers holding one decoded section each, a binary-heap
  * k-way merge over them (time order, ties by queue id), filters, seek through
  * the section index, and record fill with the NEFF joins. */
-#include "profile_priv.h"
+#include "ntff_priv.h"
 #include "source.h"
 #include "status.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* nxp_profile: open a NEFF/NTFF pair, read the NTFF's index, string table,
  * queue table and metadata, check the pairing. */
-#include "profile_priv.h"
+#include "ntff_priv.h"
 #include "source.h"
 #include "status.h"
 

@@ -12,7 +12,7 @@
  * interval in progress and one finished; the cursor emits the finished
  * interval with the smallest start.  Memory: O(sources + instructions that
  * overlap the current time), never O(trace). */
-#include "profile_priv.h"
+#include "ntff_priv.h"
 #include "status.h"
 
 #include <stdlib.h>
