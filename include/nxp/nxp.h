@@ -172,5 +172,6 @@ NXP_API void nxp_source_close(nxp_source *src);
 #include <nxp/ntff.h>
 #include <nxp/summary.h>
 #include <nxp/system.h>
+#include <nxp/table.h>
 
 #endif /* NXP_NXP_H */

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file nxp/table.h
+ * @brief Columnar tables (since 0.2): the profile tables by the reference
+ * tool's names (Instruction, DmaPacket, SemaphoreUpdate, ..., SchemaFields) as
+ * Arrow C streams of record batches, and Parquet files written from any Arrow
+ * stream.
+ *
+ * Column names, types and nullability follow the public profile schema
+ * (version 7.4.0; doc/tables.md lists every table and column libnxp writes,
+ * and the SchemaFields table describes them at run time).  Times are int64
+ * nanoseconds.  Strings that repeat (engine, opcode, queue names, types) are
+ * dictionary-encoded utf8.
+ */
+#ifndef NXP_TABLE_H
+#define NXP_TABLE_H
+
+#include <nxp/nxp.h>
+#include <nxp/arrow.h>
+#include <nxp/ntff.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Options of a table stream.  Filters are those of nxp_cursor_options and
+ *  apply to the device tables that have the column they filter on. */
+typedef struct nxp_table_options {
+	size_t struct_size;          /**< sizeof(nxp_table_options) */
+	const char *const *columns;  /**< NULL-terminated column names to produce, in this
+					  order; NULL = every column of the table */
+	int64_t start_ts;            /**< only rows with start >= start_ts (INT64_MIN = no bound) */
+	int64_t end_ts;              /**< only rows with start < end_ts (INT64_MAX = no bound) */
+	int32_t engine;              /**< nxp_engine, -1 = all */
+	int64_t pcore_idx;           /**< -1 = all */
+	const char *queue_name;      /**< DMA queue name, NULL = all */
+	int64_t batch_rows;          /**< rows per record batch; 0 = 65536 */
+} nxp_table_options;
+
+static inline void nxp_table_options_init(nxp_table_options *o)
+{
+	o->struct_size = sizeof(*o);
+	o->columns = 0;
+	o->start_ts = INT64_MIN;
+	o->end_ts = INT64_MAX;
+	o->engine = -1;
+	o->pcore_idx = -1;
+	o->queue_name = 0;
+	o->batch_rows = 0;
+}
+
+/**
+ * Name of the `index`-th table libnxp can produce from a device profile
+ * (index 0, 1, ... until NULL).  Static storage.
+ */
+NXP_API const char *nxp_table_name(int index);
+
+/**
+ * Open an Arrow stream of record batches over table `table` (a name such as
+ * "Instruction", see nxp_table_name()) of profile `p`.  On success `*out` is a
+ * stream the caller releases; batches it returns own their buffers and stay
+ * valid after the stream and the profile are released.
+ * Errors: NXP_E_INVAL (unknown table or column, bad options), NXP_E_NOMEM,
+ * NXP_E_IO.  Errors met while reading are returned by the stream's get_next
+ * (an errno value) with the message from get_last_error.
+ */
+NXP_API int nxp_profile_open_table(struct ArrowArrayStream *out, nxp_profile *p, const char *table,
+				   const nxp_table_options *opts, nxp_status *st);
+
+/** Parquet page compression. */
+typedef enum nxp_parquet_codec {
+	NXP_PARQUET_ZSTD = 0, /**< ZSTD (libzstd), the default */
+	NXP_PARQUET_GZIP = 1, /**< GZIP (zlib) */
+	NXP_PARQUET_NONE = 2, /**< uncompressed */
+} nxp_parquet_codec;
+
+/** Options of a Parquet file. */
+typedef struct nxp_parquet_options {
+	size_t struct_size;             /**< sizeof(nxp_parquet_options) */
+	int32_t codec;                  /**< nxp_parquet_codec */
+	int32_t level;                  /**< codec level, 0 = the codec's default */
+	int64_t row_group_bytes;        /**< a row group ends once its encoded data reach this; 0 = 64 MiB */
+	int32_t overwrite;              /**< nonzero: replace an existing file; 0: NXP_E_INVAL if it exists */
+	const char *const *key_values;  /**< NULL-terminated key, value, key, value, ... added to the
+					     file's key-value metadata; NULL = none */
+} nxp_parquet_options;
+
+static inline void nxp_parquet_options_init(nxp_parquet_options *o)
+{
+	o->struct_size = sizeof(*o);
+	o->codec = NXP_PARQUET_ZSTD;
+	o->level = 0;
+	o->row_group_bytes = 0;
+	o->overwrite = 0;
+	o->key_values = 0;
+}
+
+/**
+ * Write every batch of `in` to a Parquet file at `path` and release `in`.
+ * The file is written under a temporary name in the same directory and renamed
+ * at the end, so a failure never leaves a partial file at `path`.
+ * Supported Arrow types: int32, int64, uint32 (as INT64), float32, float64,
+ * bool, utf8, and dictionary-encoded utf8; nullable or not.
+ * Errors: NXP_E_INVAL (existing file without overwrite, unsupported type),
+ * NXP_E_IO (with strerror text), NXP_E_NOMEM, or the stream's own error.
+ */
+NXP_API int nxp_parquet_write(const char *path, struct ArrowArrayStream *in, const nxp_parquet_options *opts,
+			      nxp_status *st);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NXP_TABLE_H */
