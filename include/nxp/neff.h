@@ -12,7 +12,7 @@
 #ifndef NXP_NEFF_H
 #define NXP_NEFF_H
 
-#include <nxp/nxp.h>
+#include <nxp/common.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -348,6 +348,25 @@ NXP_API void nxp_neff_writer_close(nxp_neff_writer *w);
  *  fields then encode as 0).  Errors: NXP_E_INVAL (NULL, short struct, opcode
  *  over 255, address over 30 bits, addr_mode over 3). */
 NXP_API int nxp_instruction_encode(const nxp_neff_instruction *in, uint8_t out[NXP_NEFF_INSTRUCTION_SIZE]);
+/**@}*/
+
+/** @name First published sizes (ABI)
+ * The smallest `struct_size` the library accepts for each size-versioned struct
+ * of this header: the end of its last field as published in 0.1, the first
+ * release.  A program built against the 0.1 header passes at least this; a
+ * smaller struct_size is NXP_E_INVAL.  The values are computed by the compiler
+ * for the platform's ABI; the numbers noted are those of LP64 (x86_64, aarch64),
+ * checked against the frozen 0.1 headers in abi/include-0.1/ by tests/test_abi.c.
+ * See doc/api.md, "ABI rules". (since 0.2) */
+/**@{*/
+#define NXP_NEFF_OPTIONS_SIZE_V0_1 (offsetof(nxp_neff_options, max_members) + sizeof(((nxp_neff_options *)0)->max_members)) /**< 56 on LP64 */
+#define NXP_NEFF_HEADER_SIZE_V0_1 (offsetof(nxp_neff_header, payload_gzip) + sizeof(((nxp_neff_header *)0)->payload_gzip)) /**< 580 on LP64 */
+#define NXP_NEFF_SUBGRAPH_SIZE_V0_1 (offsetof(nxp_neff_subgraph, instruction_count) + sizeof(((nxp_neff_subgraph *)0)->instruction_count)) /**< 88 on LP64 */
+#define NXP_TENSOR_INFO_SIZE_V0_1 (offsetof(nxp_tensor_info, file_name) + sizeof(((nxp_tensor_info *)0)->file_name)) /**< 72 on LP64 */
+#define NXP_DMA_QUEUE_INFO_SIZE_V0_1 (offsetof(nxp_dma_queue_info, dram_channel) + sizeof(((nxp_dma_queue_info *)0)->dram_channel)) /**< 80 on LP64 */
+/** 0.1 already accepted an nxp_neff_instruction as short as NXP_NEFF_INSTRUCTION_MIN_SIZE and still does. */
+#define NXP_NEFF_INSTRUCTION_SIZE_V0_1 (offsetof(nxp_neff_instruction, psum_read_sbuf_write_bytes) + sizeof(((nxp_neff_instruction *)0)->psum_read_sbuf_write_bytes)) /**< 304 on LP64 */
+#define NXP_NEFF_WRITER_OPTIONS_SIZE_V0_1 (offsetof(nxp_neff_writer_options, feature_bits) + sizeof(((nxp_neff_writer_options *)0)->feature_bits)) /**< 88 on LP64 */
 /**@}*/
 
 #ifdef __cplusplus

@@ -12,7 +12,8 @@
 #ifndef NXP_PROFILE_H
 #define NXP_PROFILE_H
 
-#include <nxp/nxp.h>
+#include <nxp/common.h>
+#include <nxp/neff.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -500,6 +501,31 @@ NXP_API int nxp_ntff_writer_finish(nxp_ntff_writer *w);
 /** Close (a writer not finished leaves an incomplete file the reader refuses). */
 NXP_API void nxp_ntff_writer_close(nxp_ntff_writer *w);
 NXP_API int nxp_ntff_writer_error_status(const nxp_ntff_writer *w, nxp_status *st);
+/**@}*/
+
+/** @name First published sizes (ABI)
+ * The smallest `struct_size` the library accepts for each size-versioned struct
+ * of this header: the end of its last field as published in 0.1, the first
+ * release.  A program built against the 0.1 header passes at least this; a
+ * smaller struct_size is NXP_E_INVAL.  The values are computed by the compiler
+ * for the platform's ABI; the numbers noted are those of LP64 (x86_64, aarch64),
+ * checked against the frozen 0.1 headers in abi/include-0.1/ by tests/test_abi.c.
+ * See doc/api.md, "ABI rules". (since 0.2) */
+/**@{*/
+#define NXP_PROFILE_OPTIONS_SIZE_V0_1 (offsetof(nxp_profile_options, max_section_size) + sizeof(((nxp_profile_options *)0)->max_section_size)) /**< 32 on LP64 */
+#define NXP_METADATA_SIZE_V0_1 (offsetof(nxp_metadata, tpb_damaged) + sizeof(((nxp_metadata *)0)->tpb_damaged)) /**< 344 on LP64 */
+#define NXP_INSTRUCTION_SIZE_V0_1 (offsetof(nxp_instruction, flags) + sizeof(((nxp_instruction *)0)->flags)) /**< 260 on LP64 */
+#define NXP_DMA_PACKET_SIZE_V0_1 (offsetof(nxp_dma_packet, dest) + sizeof(((nxp_dma_packet *)0)->dest)) /**< 168 on LP64 */
+#define NXP_SEMAPHORE_UPDATE_SIZE_V0_1 (offsetof(nxp_semaphore_update, pcore_idx) + sizeof(((nxp_semaphore_update *)0)->pcore_idx)) /**< 72 on LP64 */
+#define NXP_THROTTLE_SIZE_V0_1 (offsetof(nxp_throttle, pcore_idx) + sizeof(((nxp_throttle *)0)->pcore_idx)) /**< 48 on LP64 */
+#define NXP_ERROR_RECORD_SIZE_V0_1 (offsetof(nxp_error_record, pcore_idx) + sizeof(((nxp_error_record *)0)->pcore_idx)) /**< 64 on LP64 */
+#define NXP_EXECUTION_SIZE_V0_1 (offsetof(nxp_execution, pcore_idx) + sizeof(((nxp_execution *)0)->pcore_idx)) /**< 64 on LP64 */
+#define NXP_ACTIVE_TIME_SIZE_V0_1 (offsetof(nxp_active_time, pcore_idx) + sizeof(((nxp_active_time *)0)->pcore_idx)) /**< 56 on LP64 */
+#define NXP_CURSOR_OPTIONS_SIZE_V0_1 (offsetof(nxp_cursor_options, queue_name) + sizeof(((nxp_cursor_options *)0)->queue_name)) /**< 48 on LP64 */
+#define NXP_CURSOR_STATS_SIZE_V0_1 (offsetof(nxp_cursor_stats, unknown_pcs) + sizeof(((nxp_cursor_stats *)0)->unknown_pcs)) /**< 56 on LP64 */
+#define NXP_NTFF_WRITER_OPTIONS_SIZE_V0_1 (offsetof(nxp_ntff_writer_options, compression_level) + sizeof(((nxp_ntff_writer_options *)0)->compression_level)) /**< 20 on LP64 */
+#define NXP_NTFF_INFO_SIZE_V0_1 (offsetof(nxp_ntff_info, is_simulation) + sizeof(((nxp_ntff_info *)0)->is_simulation)) /**< 268 on LP64 */
+#define NXP_NTFF_QUEUE_SIZE_V0_1 (offsetof(nxp_ntff_queue, engine_idx) + sizeof(((nxp_ntff_queue *)0)->engine_idx)) /**< 40 on LP64 */
 /**@}*/
 
 #ifdef __cplusplus

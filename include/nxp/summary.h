@@ -12,7 +12,8 @@
 #ifndef NXP_SUMMARY_H
 #define NXP_SUMMARY_H
 
-#include <nxp/nxp.h>
+#include <nxp/common.h>
+#include <nxp/ntff.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -155,8 +156,6 @@ NXP_API size_t nxp_summary_throttle_count(const nxp_summary *s);
 NXP_API int nxp_summary_get_throttle(const nxp_summary *s, size_t index, nxp_throttle_summary *out);
 /**@}*/
 
-typedef struct nxp_profile nxp_profile;
-
 /**
  * One streaming pass over a profile (constant memory) that fills every Summary
  * field a NEFF + NTFF can support, plus OpcodeSummary and ThrottleSummary.
@@ -170,6 +169,22 @@ typedef struct nxp_profile nxp_profile;
  * and any cursor error (NXP_E_IO, NXP_E_CRC, NXP_E_TRUNCATED, NXP_E_FORMAT).
  */
 NXP_API int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw, nxp_summary **out, nxp_status *st);
+
+/** @name First published sizes (ABI)
+ * The smallest `struct_size` the library accepts for each size-versioned struct
+ * of this header: the end of its last field as published in 0.1, the first
+ * release.  A program built against the 0.1 header passes at least this; a
+ * smaller struct_size is NXP_E_INVAL.  The values are computed by the compiler
+ * for the platform's ABI; the numbers noted are those of LP64 (x86_64, aarch64),
+ * checked against the frozen 0.1 headers in abi/include-0.1/ by tests/test_abi.c.
+ * See doc/api.md, "ABI rules". (since 0.2) */
+/**@{*/
+/** 0.1 already accepted an nxp_hardware as short as NXP_HARDWARE_MIN_SIZE and still does. */
+#define NXP_HARDWARE_SIZE_V0_1 (offsetof(nxp_hardware, num_physical_cores) + sizeof(((nxp_hardware *)0)->num_physical_cores)) /**< 108 on LP64 */
+#define NXP_SUMMARY_FIELD_SIZE_V0_1 (offsetof(nxp_summary_field, derived) + sizeof(((nxp_summary_field *)0)->derived)) /**< 64 on LP64 */
+#define NXP_OPCODE_SUMMARY_SIZE_V0_1 (offsetof(nxp_opcode_summary, active_time_percent) + sizeof(((nxp_opcode_summary *)0)->active_time_percent)) /**< 56 on LP64 */
+#define NXP_THROTTLE_SUMMARY_SIZE_V0_1 (offsetof(nxp_throttle_summary, max_achievable_util_with_throttling_percent) + sizeof(((nxp_throttle_summary *)0)->max_achievable_util_with_throttling_percent)) /**< 48 on LP64 */
+/**@}*/
 
 #ifdef __cplusplus
 }

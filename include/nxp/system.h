@@ -29,14 +29,12 @@
 #ifndef NXP_SYSTEM_H
 #define NXP_SYSTEM_H
 
-#include <nxp/nxp.h>
+#include <nxp/common.h>
+#include <nxp/ntff.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef struct nxp_profile nxp_profile;
-typedef struct nxp_profile_options nxp_profile_options;
 
 /* ------------------------------------------------------------------------ */
 /** @name Options (since 0.1) */
@@ -530,6 +528,28 @@ NXP_API int nxp_trace_info_write(const char *path, const nxp_system_metadata *md
  */
 NXP_API int nxp_trace_json_write(const char *path, const nxp_system_event *events, size_t n, int64_t base_time_ns,
 				 int gzip, nxp_status *st);
+/**@}*/
+
+/** @name First published sizes (ABI)
+ * The smallest `struct_size` the library accepts for each size-versioned struct
+ * of this header: the end of its last field as published in 0.1, the first
+ * release.  A program built against the 0.1 header passes at least this; a
+ * smaller struct_size is NXP_E_INVAL.  The values are computed by the compiler
+ * for the platform's ABI; the numbers noted are those of LP64 (x86_64, aarch64),
+ * checked against the frozen 0.1 headers in abi/include-0.1/ by tests/test_abi.c.
+ * See doc/api.md, "ABI rules". (since 0.2) */
+/**@{*/
+#define NXP_SYSTEM_OPTIONS_SIZE_V0_1 (offsetof(nxp_system_options, instance_id) + sizeof(((nxp_system_options *)0)->instance_id)) /**< 48 on LP64 */
+#define NXP_SYSTEM_EVENT_SIZE_V0_1 (offsetof(nxp_system_event, offset) + sizeof(((nxp_system_event *)0)->offset)) /**< 224 on LP64 */
+#define NXP_SYSTEM_STATS_SIZE_V0_1 (offsetof(nxp_system_stats, peak_pending) + sizeof(((nxp_system_stats *)0)->peak_pending)) /**< 96 on LP64 */
+#define NXP_CPU_USAGE_SIZE_V0_1 (offsetof(nxp_cpu_usage, instance_id) + sizeof(((nxp_cpu_usage *)0)->instance_id)) /**< 40 on LP64 */
+#define NXP_HOST_MEM_USAGE_SIZE_V0_1 (offsetof(nxp_host_mem_usage, total_bytes) + sizeof(((nxp_host_mem_usage *)0)->total_bytes)) /**< 48 on LP64 */
+#define NXP_SYSTEM_METADATA_SIZE_V0_1 (offsetof(nxp_system_metadata, data_version) + sizeof(((nxp_system_metadata *)0)->data_version)) /**< 136 on LP64 */
+#define NXP_CAPTURE_FILE_SIZE_V0_1 (offsetof(nxp_capture_file, uuid) + sizeof(((nxp_capture_file *)0)->uuid)) /**< 100 on LP64 */
+#define NXP_CAPTURE_PROCESS_SIZE_V0_1 (offsetof(nxp_capture_process, complete) + sizeof(((nxp_capture_process *)0)->complete)) /**< 84 on LP64 */
+#define NXP_CAPTURE_PROFILE_SIZE_V0_1 (offsetof(nxp_capture_profile, nc_idx) + sizeof(((nxp_capture_profile *)0)->nc_idx)) /**< 48 on LP64 */
+#define NXP_SYSPROF_WRITER_OPTIONS_SIZE_V0_1 (offsetof(nxp_sysprof_writer_options, instance_id) + sizeof(((nxp_sysprof_writer_options *)0)->instance_id)) /**< 64 on LP64 */
+#define NXP_NTRACE_EVENT_SIZE_V0_1 (offsetof(nxp_ntrace_event, n_attributes) + sizeof(((nxp_ntrace_event *)0)->n_attributes)) /**< 136 on LP64 */
 /**@}*/
 
 #ifdef __cplusplus

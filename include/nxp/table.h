@@ -15,7 +15,7 @@
 #ifndef NXP_TABLE_H
 #define NXP_TABLE_H
 
-#include <nxp/nxp.h>
+#include <nxp/common.h>
 #include <nxp/arrow.h>
 #include <nxp/ntff.h>
 
