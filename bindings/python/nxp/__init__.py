@@ -10,14 +10,20 @@ through ctypes.
     for ev in nxp.system_events("capture-dir"):    # ntrace.pb, trace.json[.gz]
         print(ev.start_ts, ev.name, ev.trace_event_source)
 
-Standard library only.  The shared library is found through $NXP_LIBRARY, then
-a build tree of this checkout (build/libnxp/libnxp.so.0), then the system
-loader.  Errors raise subclasses of nxp.Error carrying .code, .message and
-.offset (the byte offset of the fault in the input, or -1).
+Standard library only.  The shared library is $NXP_LIBRARY when set (a path),
+else libnxp.so.0 as the system loader finds it (an installed libnxp; see
+LD_LIBRARY_PATH, ldconfig); nxp.library_path says which file loaded.  Errors
+raise subclasses of nxp.Error carrying .code, .message and .offset (the byte
+offset of the fault in the input, or -1); a missing, unreadable or wrong-kind
+path raises an nxp.InputOutputError that is also FileNotFoundError,
+PermissionError, IsADirectoryError or NotADirectoryError.
 """
+__version__ = "0.1.0"  # this package; nxp.library_version is the loaded libnxp's
+
 from . import _structs as constants
 from ._errors import (ChecksumError, CompressionError, Error, FormatError, InputOutputError, InvalidArgumentError,
-                      JSONError, LimitError, MismatchError, NoMemoryError, NotFoundError, ProtobufError, RangeError,
+                      IsDirectoryError, JSONError, LimitError, MismatchError, NoMemoryError, NoSuchFileError,
+                      NotDirectoryError, NotFoundError, PermissionDeniedError, ProtobufError, RangeError,
                       TruncatedError, UnsafePathError, UnsupportedError, VersionError)
 from ._lib import fn as _fn
 from ._lib import path as library_path
@@ -41,6 +47,9 @@ def version():
     return _fn.version_string().decode()
 
 
+library_version = version()
+
+
 def strerror(code):
     return _fn.strerror(code).decode()
 
@@ -59,7 +68,8 @@ __all__ = [
     "NoMemoryError", "InputOutputError", "FormatError", "TruncatedError", "ChecksumError", "UnsafePathError",
     "JSONError", "CompressionError", "ProtobufError", "VersionError", "LimitError", "MismatchError",
     "NotFoundError", "UnsupportedError", "RangeError", "constants", "version", "strerror", "opcode_name",
-    "library_path", "ENGINES", "BATCH",
+    "library_path", "library_version", "ENGINES", "BATCH", "NoSuchFileError", "PermissionDeniedError",
+    "IsDirectoryError", "NotDirectoryError",
     "SystemEvents", "SystemEvent", "system_events", "HostStats", "CpuUsage", "HostMemUsage", "cpu_usage",
     "host_mem_usage", "trace_info", "ClockMap", "clock_map", "system_event_group", "Capture", "CaptureFile",
     "CaptureProcess", "CaptureProfile", "PAIRINGS", "SYSFILE_KINDS", "SysprofWriter", "trace_info_write",

@@ -58,9 +58,10 @@ class Capture(Closable):
         self._h = None
         h = ctypes.c_void_p()
         st = status()
-        rc = fn.capture_open(ctypes.byref(h), fspath(directory, "directory"), ctypes.byref(st))
+        path = fspath(directory, "directory")
+        rc = fn.capture_open(ctypes.byref(h), path, ctypes.byref(st))
         if rc < 0:
-            raise_status(rc, st)
+            raise_status(rc, st, [(path, "dir")])
         self._h = h
         try:
             self.files = _list(h, fn.capture_file_count, fn.capture_get_file, S.nxp_capture_file, CaptureFile,

@@ -1,5 +1,9 @@
 # SPDX-License-Identifier: MIT
 """The exception hierarchy: one class per family of nxp_error codes."""
+import errno
+import os
+import stat
+
 from . import _structs as S
 
 
@@ -29,8 +33,29 @@ class NoMemoryError(Error, MemoryError):
     """NXP_E_NOMEM."""
 
 
-class InputOutputError(Error):
-    """NXP_E_IO: the operating system reported an error (e.g. a missing file)."""
+class InputOutputError(Error, OSError):
+    """NXP_E_IO: the operating system reported an error.  Also an OSError;
+    for a path that is missing, unreadable or of the wrong kind the error is
+    one of the subclasses below, with `.errno`, `.strerror` and `.filename`."""
+
+    __str__ = Exception.__str__  # nxp's message, not OSError's "[Errno N] ..."
+
+
+class NoSuchFileError(InputOutputError, FileNotFoundError):
+    """A path that does not exist (ENOENT)."""
+
+
+class PermissionDeniedError(InputOutputError, PermissionError):
+    """A path this process may not read, or write (EACCES, EPERM)."""
+
+
+class IsDirectoryError(InputOutputError, IsADirectoryError):
+    """A directory where a file was expected (EISDIR)."""
+
+
+class NotDirectoryError(InputOutputError, NotADirectoryError):
+    """A file where a directory was expected, or a file used as a directory
+    inside a path (ENOTDIR)."""
 
 
 class FormatError(Error):
@@ -119,10 +144,67 @@ def raise_code(code, message=None, offset=-1):
     raise error_for(code, message, offset)
 
 
-def raise_status(rc, st):
-    """Raise from a C return code and the nxp_status it filled."""
+ERRNO_CLASSES = {
+    errno.ENOENT: NoSuchFileError,
+    errno.EACCES: PermissionDeniedError,
+    errno.EPERM: PermissionDeniedError,
+    errno.EISDIR: IsDirectoryError,
+    errno.ENOTDIR: NotDirectoryError,
+}
+
+
+def path_problem(path, expect="file"):
+    """The errno that explains why `path` cannot be used, or None.
+
+    expect: "file" (read a file), "dir" (read a directory), "any" (read a file
+    or a directory), "write" (create or replace a file)."""
+    try:
+        if expect == "write":
+            try:
+                st = os.stat(path)
+            except FileNotFoundError:
+                parent = os.path.dirname(os.path.abspath(os.fsdecode(path)))
+                pst = os.stat(parent)
+                if not stat.S_ISDIR(pst.st_mode):
+                    return errno.ENOTDIR
+                return None if os.access(parent, os.W_OK | os.X_OK) else errno.EACCES
+            if stat.S_ISDIR(st.st_mode):
+                return errno.EISDIR
+            return None if os.access(path, os.W_OK) else errno.EACCES
+        st = os.stat(path)
+    except OSError as e:
+        return e.errno
+    isdir = stat.S_ISDIR(st.st_mode)
+    if expect == "file" and isdir:
+        return errno.EISDIR
+    if expect == "dir" and not isdir:
+        return errno.ENOTDIR
+    return None if os.access(path, os.R_OK | (os.X_OK if isdir else 0)) else errno.EACCES
+
+
+def path_error(path, err, detail=""):
+    """The nxp error for `path` and errno `err`: an InputOutputError that is
+    also the matching OSError subclass (FileNotFoundError, ...)."""
+    name = os.fsdecode(path)
+    reason = os.strerror(err)
+    message = f"{name}: {reason}"
+    if detail and detail != message:
+        message += f" ({detail})"
+    e = ERRNO_CLASSES.get(err, InputOutputError)(S.NXP_E_IO, message, -1)
+    e.errno, e.strerror, e.filename = err, reason, name
+    return e
+
+
+def raise_status(rc, st, paths=()):
+    """Raise from a C return code and the nxp_status it filled.  `paths`:
+    (path, expect) pairs the call used (see path_problem); when one of them
+    is missing, unreadable or of the wrong kind, that is the error raised."""
     code = st.code if st.code < 0 else rc
     msg = st.message.decode("utf-8", "replace")
+    for path, expect in paths:
+        err = path_problem(path, expect)
+        if err is not None:
+            raise path_error(path, err, msg)
     raise_code(code, msg, st.offset)
 
 

@@ -1,47 +1,59 @@
 # SPDX-License-Identifier: MIT
 """Locating libnxp and declaring the C functions the binding calls."""
 import ctypes
-import ctypes.util
 import os
 from ctypes import (POINTER, c_char_p, c_double, c_int, c_int32, c_int64, c_size_t, c_uint, c_uint32, c_uint64,
                     c_void_p)
 
 from . import _structs as S
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def _candidates():
-    env = os.environ.get("NXP_LIBRARY")
-    if env:
-        # An explicit choice is final: never fall back silently to another copy.
-        return [env]
-    out = []
-    root = os.path.normpath(os.path.join(_HERE, "..", "..", ".."))
-    # A build tree of the same checkout (./dev.sh builds into build/).
-    out.append(os.path.join(root, "build", "libnxp", "libnxp.so.0"))
-    found = ctypes.util.find_library("nxp")
-    if found:
-        out.append(found)
-    out.append("libnxp.so.0")
-    return out
+# The soname of the ABI this binding declares (libnxp 0.x).
+SONAME = "libnxp.so.0"
 
 
 def _load():
-    errors = []
-    cands = _candidates()
-    for path in cands:
-        if os.sep in path and not os.path.exists(path):
-            errors.append(f"{path}: not found")
-            continue
+    """Load libnxp: $NXP_LIBRARY when set (a path; then the only candidate),
+    else the system loader's libnxp.so.0 (ld.so.cache, LD_LIBRARY_PATH, the
+    default directories).  Never a build tree found by guessing."""
+    env = os.environ.get("NXP_LIBRARY")
+    if env:
+        # An explicit choice is final: never fall back silently to another copy.
+        if not os.path.exists(env):
+            raise ImportError(f"libnxp not found: NXP_LIBRARY={env!r} does not exist "
+                              f"(set NXP_LIBRARY to the path of {SONAME}, or unset it to use the system loader)")
         try:
-            return ctypes.CDLL(path), path
+            return ctypes.CDLL(env), env
         except OSError as e:
-            errors.append(f"{path}: {e}")
-    raise ImportError("libnxp not found (set NXP_LIBRARY to the path of libnxp.so.0):\n  " + "\n  ".join(errors))
+            raise ImportError(f"libnxp could not be loaded from NXP_LIBRARY={env!r}: {e}") from e
+    try:
+        return ctypes.CDLL(SONAME), SONAME
+    except OSError as e:
+        raise ImportError(
+            f"libnxp not found: the system loader cannot load {SONAME} ({e}). Install libnxp "
+            f"(meson install; then ldconfig, or LD_LIBRARY_PATH=<prefix>/lib/<arch>), or set NXP_LIBRARY "
+            f"to the path of {SONAME}") from e
 
 
-lib, path = _load()
+def _loaded_path(lib, name):
+    """The file the loader actually mapped for `lib` (dladdr), else `name`."""
+    class DlInfo(ctypes.Structure):
+        _fields_ = [("dli_fname", ctypes.c_char_p), ("dli_fbase", c_void_p), ("dli_sname", ctypes.c_char_p),
+                    ("dli_saddr", c_void_p)]
+    try:
+        dladdr = ctypes.CDLL(None).dladdr
+        dladdr.argtypes = [c_void_p, ctypes.POINTER(DlInfo)]
+        dladdr.restype = c_int
+        info = DlInfo()
+        if dladdr(ctypes.cast(lib.nxp_version_string, c_void_p), ctypes.byref(info)) and info.dli_fname:
+            return os.fsdecode(info.dli_fname)
+    except (AttributeError, OSError):
+        pass
+    return name
+
+
+lib, _name = _load()
+# Which copy loaded: $NXP_LIBRARY as given, else the file the loader found.
+path = _name if os.sep in _name else _loaded_path(lib, _name)
 
 P = c_void_p  # opaque handles
 ST = POINTER(S.nxp_status)

@@ -124,7 +124,7 @@ class Neff(Closable):
             path = fspath(source, "source")
             rc = fn.neff_open_path(ctypes.byref(h), path, ctypes.byref(opts), ctypes.byref(st))
             if rc < 0:
-                raise_status(rc, st)
+                raise_status(rc, st, [(path, "file")])
         self._h = h
 
     @classmethod

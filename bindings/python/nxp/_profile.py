@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: MIT
 """nxp.Profile: a NEFF + NTFF pair, its Metadata, and time-ordered cursors."""
 import ctypes
+import errno
+import operator
 import weakref
 
 from . import _structs as S
-from ._errors import closed, raise_code, raise_status
+from ._errors import closed, path_error, path_problem, raise_code, raise_status
 from ._lib import fn
 from ._neff import Neff, struct_values
 from ._records import record_type, register
@@ -48,7 +50,14 @@ class _Source:
             self.mem = ctypes.create_string_buffer(data, len(data))
             rc = fn.source_open_memory(ctypes.byref(self.h), self.mem, len(data), ctypes.byref(st))
         else:
-            rc = fn.source_open_path(ctypes.byref(self.h), fspath(obj, what), ctypes.byref(st))
+            path = fspath(obj, what)
+            rc = fn.source_open_path(ctypes.byref(self.h), path, ctypes.byref(st))
+            if rc < 0:
+                raise_status(rc, st, [(path, "file")])
+            # open(2) accepts a directory; reading it would fail later, vaguely.
+            if path_problem(path, "file") == errno.EISDIR:
+                self.close()
+                raise path_error(path, errno.EISDIR)
         if rc < 0:
             raise_status(rc, st)
 
@@ -90,6 +99,7 @@ class Cursor(Closable):
             raise_status(rc, st)
         self._h = h
         self._iter = None
+        self._pending = None  # (array, n, index iterator) of the batch being handed out
         profile._cursors.add(self)
 
     def _handle(self):
@@ -105,6 +115,7 @@ class Cursor(Closable):
             if p is not None:
                 p._cursors.discard(self)
         self._iter = None
+        self._pending = None
 
 
     def __iter__(self):
@@ -132,7 +143,10 @@ class Cursor(Closable):
             rc = next_batch(h, arr, stride, BATCH, ctypes.byref(count))
             n = count.value
             if n:
-                yield from spec.records(arr, n, profile, profile._strings)
+                index = iter(range(n))
+                self._pending = (arr, n, index)
+                yield from spec.records(arr, n, profile, profile._strings, index)
+                self._pending = None
             if rc == S.NXP_END:
                 return
             if rc < 0:
@@ -157,6 +171,7 @@ class Cursor(Closable):
         """Position at the first record with start time >= ts."""
         rc = fn.cursor_seek(self._handle(), ts_arg(ts, S.INT64_MIN, "ts"))
         self._iter = None
+        self._pending = None
         if rc < 0:
             st = status()
             fn.cursor_error(self._h, ctypes.byref(st))
@@ -164,9 +179,19 @@ class Cursor(Closable):
 
     @property
     def position(self):
-        """Start time of the next record C would return (ns), or None at the end.
-        Records already fetched into the current batch are not counted."""
-        p = fn.cursor_position(self._handle())
+        """Start time (ns) of the next record this iterator yields, or None at
+        the end.  As in C (nxp_cursor_position) it is a lower bound: when the
+        next record comes from the C cursor and fails its checks, it is skipped
+        and a later one is returned.  Records the binding has already fetched
+        from C but not yet handed out count: None means nothing remains."""
+        h = self._handle()
+        pending = self._pending
+        if pending is not None:
+            arr, n, index = pending
+            left = operator.length_hint(index)
+            if left:
+                return getattr(arr[n - left], self._spec.time_field)
+        p = fn.cursor_position(h)
         return None if p == S.INT64_MAX else p
 
     def stats(self):
@@ -200,8 +225,10 @@ class Profile(Closable):
                 self._close_sources()
                 raise
         else:
-            rc = fn.profile_open_path(ctypes.byref(h), fspath(neff, "neff"), fspath(ntff, "ntff"), ctypes.byref(opts),
-                                      ctypes.byref(st))
+            paths = [(fspath(neff, "neff"), "file"), (fspath(ntff, "ntff"), "file")]
+            rc = fn.profile_open_path(ctypes.byref(h), paths[0][0], paths[1][0], ctypes.byref(opts), ctypes.byref(st))
+            if rc < 0:
+                raise_status(rc, st, paths)
         if rc < 0:
             self._close_sources()
             raise_status(rc, st)

@@ -124,15 +124,19 @@ class Spec:
             self.columns.append((code, desc.offset, size))
         self.string_set = frozenset(self.string_idx)
         self.record_cls = record_cls
+        # The field a cursor orders by (what nxp_cursor_position reports).
+        self.time_field = next((f for f in ("start_ts", "timestamp", "execution_start_ts") if f in self.fields), None)
 
-    def records(self, array, n, owner, strings):
+    def records(self, array, n, owner, strings, index=None):
         """Records of the first `n` structs of `array` (a ctypes array that is
         not reused).  `owner` must call Batch.intern() on its live batches
-        (owner.batches, a WeakSet) before it frees the strings."""
+        (owner.batches, a WeakSet) before it frees the strings.  `index`, when
+        given, must be iter(range(n)): its length_hint() then tells how many
+        records the returned iterator has not yielded yet."""
         batch = Batch(self, array, n, owner, strings)
         if self.string_idx and owner is not None:
             owner.batches.add(batch)
-        return map(self.record_cls, zip(itertools.repeat(batch, n), range(n)))
+        return map(self.record_cls, zip(itertools.repeat(batch, n), range(n) if index is None else index))
 
 
 _tget = tuple.__getitem__

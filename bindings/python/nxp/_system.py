@@ -206,8 +206,10 @@ class SystemEvents(_RowCursor):
         st = status()
         src = None
         if not _is_data(source) and k == S.NXP_SYSFILE_AUTO:
-            rc = fn.system_events_open_path(ctypes.byref(h), fspath(source, "source"), ctypes.byref(o),
-                                            ctypes.byref(st))
+            path = fspath(source, "source")
+            rc = fn.system_events_open_path(ctypes.byref(h), path, ctypes.byref(o), ctypes.byref(st))
+            if rc < 0:
+                raise_status(rc, st, [(path, "any")])
         else:
             src = _Source(source, "source")
             rc = fn.system_events_open(ctypes.byref(h), src.h, k, ctypes.byref(o), ctypes.byref(st))

@@ -69,9 +69,10 @@ class SysprofWriter:
                         "instance_id": instance_id}, keep, "writer option")
         h = ctypes.c_void_p()
         st = status()
-        rc = fn.sysprof_writer_open(ctypes.byref(h), fspath(path, "path"), k, ctypes.byref(o), ctypes.byref(st))
+        path = fspath(path, "path")
+        rc = fn.sysprof_writer_open(ctypes.byref(h), path, k, ctypes.byref(o), ctypes.byref(st))
         if rc < 0:
-            raise_status(rc, st)
+            raise_status(rc, st, [(path, "write")])
         self._h = h
         # libnxp reads arch and instance_id again at the first event (it keeps
         # the pointers, not copies): they must live as long as the writer.
@@ -176,9 +177,10 @@ def trace_info_write(path, stream=False, **metadata):
             setattr(md, k, -1)
     _set_struct(md, metadata, keep, "metadata")
     st = status()
-    rc = fn.trace_info_write(fspath(path, "path"), ctypes.byref(md), 1 if stream else 0, ctypes.byref(st))
+    path = fspath(path, "path")
+    rc = fn.trace_info_write(path, ctypes.byref(md), 1 if stream else 0, ctypes.byref(st))
     if rc < 0:
-        raise_status(rc, st)
+        raise_status(rc, st, [(path, "write")])
 
 
 def trace_json_write(path, events, base_time_ns=0, gzip=False):
@@ -198,7 +200,8 @@ def trace_json_write(path, events, base_time_ns=0, gzip=False):
         arr[i].struct_size = ctypes.sizeof(S.nxp_system_event)
         _set_struct(arr[i], ev, keep, "system event")
     st = status()
-    rc = fn.trace_json_write(fspath(path, "path"), arr, len(events), _num(base_time_ns, "base_time_ns"),
-                             1 if gzip else 0, ctypes.byref(st))
+    path = fspath(path, "path")
+    rc = fn.trace_json_write(path, arr, len(events), _num(base_time_ns, "base_time_ns"), 1 if gzip else 0,
+                             ctypes.byref(st))
     if rc < 0:
-        raise_status(rc, st)
+        raise_status(rc, st, [(path, "write")])

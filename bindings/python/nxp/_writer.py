@@ -3,7 +3,7 @@
 import ctypes
 
 from . import _structs as S
-from ._errors import closed, raise_code, raise_status
+from ._errors import closed, path_error, path_problem, raise_code, raise_status
 from ._lib import fn
 from ._util import Closable, engine_arg, fspath, status
 
@@ -80,8 +80,12 @@ class NeffWriter(Closable):
             raise_code(rc)
 
     def save(self, path):
-        rc = fn.neff_writer_save(self._handle(), fspath(path, "path"))
+        path = fspath(path, "path")
+        rc = fn.neff_writer_save(self._handle(), path)
         if rc < 0:
+            err = path_problem(path, "write")
+            if err is not None:
+                raise path_error(path, err, fn.strerror(rc).decode())
             raise_code(rc)
 
     def to_bytes(self):
@@ -141,10 +145,10 @@ class NtffWriter:
                      records_per_section=records_per_section, compression_level=-1)
         h = ctypes.c_void_p()
         st = status()
-        rc = fn.ntff_writer_open_path(ctypes.byref(h), fspath(path, "path"), ctypes.byref(inf), ctypes.byref(opts),
-                                      ctypes.byref(st))
+        path = fspath(path, "path")
+        rc = fn.ntff_writer_open_path(ctypes.byref(h), path, ctypes.byref(inf), ctypes.byref(opts), ctypes.byref(st))
         if rc < 0:
-            raise_status(rc, st)
+            raise_status(rc, st, [(path, "write")])
         self._h = h
         self._notes = {k: (cls(), getattr(fn, f)) for k, (cls, f) in _NOTES.items()}
 

@@ -58,13 +58,11 @@ def cli():
 
 @pytest.fixture(scope="session")
 def kineto():
-    """The real Kineto trace of the shared corpus (75 events)."""
-    shared = os.environ.get("NXP_SHARED_DIR")
-    path = os.path.join(shared or os.path.join(ROOT, "..", "shared"), "realworld", "kineto", "after_fix_trace.json")
-    if not os.path.exists(path):
-        if shared:
-            pytest.fail(f"NXP_SHARED_DIR is set but {path} does not exist")
-        pytest.skip("shared corpus not present (set NXP_SHARED_DIR)")
+    """The real Kineto trace kept in the project (tests/data/kineto: pytorch/kineto's
+    docs/traces/after_fix_trace.json, BSD-3-Clause; 75 events)."""
+    root = os.environ.get("NXP_SOURCE_ROOT") or ROOT
+    path = os.path.join(root, "tests", "data", "kineto", "after_fix_trace.json")
+    assert os.path.exists(path), f"{path} is part of the project and must exist"
     return path
 
 
