@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct chunky {
 	const uint8_t *data;
@@ -110,5 +111,17 @@ char *tu_path(const char *dir, const char *name)
 
 const char *tu_shared_dir(void)
 {
-	return getenv("NXP_SHARED_DIR");
+	const char *d = getenv("NXP_SHARED_DIR");
+	struct stat sb;
+	return d && *d && stat(d, &sb) == 0 && S_ISDIR(sb.st_mode) ? d : NULL;
+}
+
+char *tu_data_path(const char *name)
+{
+	const char *d = getenv("NXP_TEST_DATA");
+	if (!d || !*d) {
+		fprintf(stderr, "NXP_TEST_DATA is not set (it names the project's tests/data; meson test sets it)\n");
+		abort();
+	}
+	return tu_path(d, name);
 }

@@ -19,7 +19,12 @@ int tu_write_file(const char *path, const void *data, size_t len);
 char *tu_tmpdir(void);
 /* path join into a static-per-call malloc'ed string (caller frees). */
 char *tu_path(const char *dir, const char *name);
-/* Directory holding ../shared (from NXP_SHARED_DIR), or NULL. */
+/* The optional ../shared corpus (NXP_SHARED_DIR, set by tests/meson.build only when
+ * the folder exists), or NULL when it is absent: a test that needs it must then skip
+ * visibly (a meson test exits 77).  Nothing in the project requires it. */
 const char *tu_shared_dir(void);
+/* Path of `name` under the project's tests/data (NXP_TEST_DATA, set by tests/meson.build);
+ * caller frees.  Aborts with a message when NXP_TEST_DATA is unset. */
+char *tu_data_path(const char *name);
 
 #endif
