@@ -1000,7 +1000,7 @@ START_TEST(test_misuse)
 
 	/* NULL out, short struct. */
 	ck_assert_int_eq(nxp_neff_get_header(n, NULL), NXP_E_INVAL);
-	h.struct_size = sizeof(h) - 1;
+	h.struct_size = NXP_NEFF_HEADER_SIZE_V0_1 - 1; /* below the first published size */
 	ck_assert_int_eq(nxp_neff_get_header(n, &h), NXP_E_INVAL);
 	ck_assert_int_eq(nxp_neff_error(n, &st), NXP_E_INVAL);
 	ck_assert_ptr_nonnull(strstr(st.message, "nxp_neff_get_header"));

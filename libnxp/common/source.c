@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 #include "source.h"
+#include "abi_struct.h"
 #include "status.h"
 
 #include <errno.h>
@@ -83,19 +84,19 @@ int nxp_source_open_memory(nxp_source **out, const void *data, size_t size, nxp_
 	return NXP_OK;
 }
 
+/* 0.1 accepted callbacks as short as the `read` field (below NXP_SOURCE_CALLBACKS_SIZE_V0_1); still does. */
+#define SOURCE_CALLBACKS_MIN_SIZE (offsetof(nxp_source_callbacks, read) + sizeof(((nxp_source_callbacks *)0)->read))
+
 int nxp_source_open_callbacks(nxp_source **out, const nxp_source_callbacks *cb, void *user, nxp_status *st)
 {
-	if (!out || !nxp_struct_ok(cb, offsetof(nxp_source_callbacks, read) + sizeof(cb->read)) || !cb->read)
+	if (!out || !nxp__struct_size_ok(cb, SOURCE_CALLBACKS_MIN_SIZE) || !cb->read)
 		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_source_open_callbacks: missing read callback");
 	*out = NULL;
 	nxp_source *s = src_new();
 	if (!s)
 		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
 	s->kind = NXP_SRC_CALLBACKS;
-	nxp_source_callbacks_init(&s->cb);
-	size_t n = cb->struct_size < sizeof(s->cb) ? cb->struct_size : sizeof(s->cb);
-	memcpy((char *)&s->cb + sizeof(size_t), (const char *)cb + sizeof(size_t), n - sizeof(size_t));
-	s->cb.struct_size = sizeof(s->cb);
+	NXP__STRUCT_IN(s->cb, cb, SOURCE_CALLBACKS_MIN_SIZE);
 	s->user = user;
 	s->seekable = s->cb.seek != NULL;
 	if (s->cb.get_size) {

@@ -2,6 +2,8 @@
 /* The fixed 1024-byte NEFF header: parse, validate, encode. */
 #include "neff_priv.h"
 
+#include "abi_struct.h"
+
 #include <string.h>
 
 static uint64_t rd64(const uint8_t *p)
@@ -39,7 +41,7 @@ static void text_field(char *dst, const uint8_t *src, size_t len)
 
 int nxp_neff_parse_header(const void *buf, size_t len, int64_t file_size, nxp_neff_header *out, nxp_status *st)
 {
-	if (!buf || !nxp_struct_ok(out, sizeof(*out)))
+	if (!buf || !nxp__struct_size_ok(out, NXP_NEFF_HEADER_SIZE_V0_1))
 		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_neff_parse_header: NULL argument or short struct_size");
 	if (len < NXP_NEFF_HEADER_SIZE)
 		return nxp_fail(st, NXP_E_TRUNCATED, (int64_t)len,
@@ -87,7 +89,7 @@ int nxp_neff_parse_header(const void *buf, size_t len, int64_t file_size, nxp_ne
 					"invalid NEFF data_size %llu: only %llu bytes follow the header",
 					(unsigned long long)h.data_size, (unsigned long long)room);
 	}
-	nxp_struct_out(out, &h, sizeof(h));
+	NXP__STRUCT_OUT(out, h, NXP_NEFF_HEADER_SIZE_V0_1);
 	return NXP_OK;
 }
 

@@ -9,6 +9,8 @@
  */
 #include "neff_priv.h"
 
+#include "abi_struct.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -545,7 +547,7 @@ void neff_instr_decode(const uint8_t raw[NXP_NEFF_INSTRUCTION_SIZE], int engine,
 int nxp_instruction_decode(const void *raw, size_t len, int engine, nxp_neff_instruction *out, char *text,
 			   size_t text_len)
 {
-	if (!raw || !nxp_struct_ok(out, NXP_NEFF_INSTRUCTION_MIN_SIZE) || engine < -1 || engine >= NXP_ENGINE_COUNT)
+	if (!raw || !nxp__struct_size_ok(out, NXP_NEFF_INSTRUCTION_MIN_SIZE) || engine < -1 || engine >= NXP_ENGINE_COUNT)
 		return NXP_E_INVAL;
 	if (len < NXP_NEFF_INSTRUCTION_SIZE)
 		return NXP_E_TRUNCATED;
@@ -554,17 +556,15 @@ int nxp_instruction_decode(const void *raw, size_t len, int engine, nxp_neff_ins
 		return NXP_E_FORMAT;
 	nxp_neff_instruction full;
 	neff_instr_decode(b, engine, &full, NULL, text, text_len);
-	nxp_struct_out(out, &full, sizeof(full));
+	NXP__STRUCT_OUT(out, full, NXP_NEFF_INSTRUCTION_MIN_SIZE);
 	return NXP_OK;
 }
 
 int nxp_instruction_encode(const nxp_neff_instruction *in, uint8_t out[NXP_NEFF_INSTRUCTION_SIZE])
 {
-	if (!out || !nxp_struct_ok(in, NXP_NEFF_INSTRUCTION_MIN_SIZE))
-		return NXP_E_INVAL;
 	nxp_neff_instruction x;
-	memset(&x, 0, sizeof(x));
-	memcpy(&x, in, in->struct_size < sizeof(x) ? in->struct_size : sizeof(x));
+	if (!out || NXP__STRUCT_IN(x, in, NXP_NEFF_INSTRUCTION_MIN_SIZE) != NXP_OK)
+		return NXP_E_INVAL;
 	if (x.opcode_num > 0xFF)
 		return NXP_E_INVAL;
 	const nxp_access_pattern *aps[2] = {&x.src, &x.dst};

@@ -2,6 +2,8 @@
 /* The NEFF handle: open (header, archive walk, manifests), queries, engine names. */
 #include "neff_priv.h"
 
+#include "abi_struct.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,13 +89,15 @@ int neff_fail(nxp_neff *n, int code, int64_t offset, const char *fmt, ...)
 }
 
 /* ---- Open / close ---- */
+/* 0.1 accepted options as short as their `flags` field (below NXP_NEFF_OPTIONS_SIZE_V0_1); still does. */
+#define NEFF_OPTIONS_MIN_SIZE (offsetof(nxp_neff_options, flags) + sizeof(((nxp_neff_options *)0)->flags))
+
 static void resolve_limits(neff_limits *l, const nxp_neff_options *o)
 {
 	nxp_neff_options d;
 	nxp_neff_options_init(&d);
 	if (o) /* callers with a shorter (older) struct get defaults for the rest */
-		memcpy((char *)&d + sizeof(size_t), (const char *)o + sizeof(size_t),
-		       (o->struct_size < sizeof(d) ? o->struct_size : sizeof(d)) - sizeof(size_t));
+		NXP__STRUCT_IN_DEFAULTS(d, o, NEFF_OPTIONS_MIN_SIZE);
 	l->flags = d.flags;
 	l->max_member_size = d.max_member_size ? d.max_member_size : NEFF_DEFAULT_MAX_MEMBER_SIZE;
 	l->max_total_inflated = d.max_total_inflated ? d.max_total_inflated : NEFF_DEFAULT_MAX_TOTAL_INFLATED;
@@ -162,7 +166,7 @@ int nxp_neff_open(nxp_neff **out, nxp_source *src, const nxp_neff_options *opts,
 {
 	if (out)
 		*out = NULL;
-	if (!out || !src || (opts && !nxp_struct_ok(opts, offsetof(nxp_neff_options, flags) + sizeof(opts->flags))))
+	if (!out || !src || (opts && !nxp__struct_size_ok(opts, NEFF_OPTIONS_MIN_SIZE)))
 		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_neff_open: NULL argument or short options struct_size");
 	nxp_neff *n = calloc(1, sizeof(*n));
 	if (!n)
@@ -232,9 +236,9 @@ static int query_fail(const nxp_neff *n, int code, const char *fmt, ...)
 /* ---- Queries ---- */
 int nxp_neff_get_header(const nxp_neff *n, nxp_neff_header *out)
 {
-	if (!n || !nxp_struct_ok(out, sizeof(*out)))
+	if (!n || !nxp__struct_size_ok(out, NXP_NEFF_HEADER_SIZE_V0_1))
 		return query_fail(n, NXP_E_INVAL, "nxp_neff_get_header: NULL argument or short struct_size");
-	nxp_struct_out(out, &n->hdr, sizeof(n->hdr));
+	NXP__STRUCT_OUT(out, n->hdr, NXP_NEFF_HEADER_SIZE_V0_1);
 	return NXP_OK;
 }
 
@@ -245,7 +249,7 @@ size_t nxp_neff_subgraph_count(const nxp_neff *n)
 
 int nxp_neff_get_subgraph(const nxp_neff *n, size_t index, nxp_neff_subgraph *out)
 {
-	if (!n || !nxp_struct_ok(out, sizeof(*out)))
+	if (!n || !nxp__struct_size_ok(out, NXP_NEFF_SUBGRAPH_SIZE_V0_1))
 		return query_fail(n, NXP_E_INVAL, "nxp_neff_get_subgraph: NULL argument or short struct_size");
 	if (index >= n->nsgs)
 		return query_fail(n, NXP_E_RANGE, "subgraph %zu out of range (%zu subgraphs)", index, n->nsgs);
@@ -260,7 +264,7 @@ int nxp_neff_get_subgraph(const nxp_neff *n, size_t index, nxp_neff_subgraph *ou
 	s.dma_queue_count = sg->queue_count;
 	for (int e = 0; e < NXP_ENGINE_COUNT; e++)
 		s.instruction_count[e] = sg->eng[e].count;
-	nxp_struct_out(out, &s, sizeof(s));
+	NXP__STRUCT_OUT(out, s, NXP_NEFF_SUBGRAPH_SIZE_V0_1);
 	return NXP_OK;
 }
 
@@ -271,11 +275,11 @@ size_t nxp_neff_tensor_count(const nxp_neff *n)
 
 int nxp_neff_get_tensor(const nxp_neff *n, size_t index, nxp_tensor_info *out)
 {
-	if (!n || !nxp_struct_ok(out, sizeof(*out)))
+	if (!n || !nxp__struct_size_ok(out, NXP_TENSOR_INFO_SIZE_V0_1))
 		return query_fail(n, NXP_E_INVAL, "nxp_neff_get_tensor: NULL argument or short struct_size");
 	if (index >= n->ntensors)
 		return query_fail(n, NXP_E_RANGE, "tensor %zu out of range (%zu tensors)", index, n->ntensors);
-	nxp_struct_out(out, &n->tensors[index], sizeof(n->tensors[index]));
+	NXP__STRUCT_OUT(out, n->tensors[index], NXP_TENSOR_INFO_SIZE_V0_1);
 	return NXP_OK;
 }
 
@@ -286,7 +290,7 @@ size_t nxp_neff_dma_queue_count(const nxp_neff *n)
 
 int nxp_neff_get_dma_queue(const nxp_neff *n, size_t index, nxp_dma_queue_info *out)
 {
-	if (!n || !nxp_struct_ok(out, sizeof(*out)))
+	if (!n || !nxp__struct_size_ok(out, NXP_DMA_QUEUE_INFO_SIZE_V0_1))
 		return query_fail(n, NXP_E_INVAL, "nxp_neff_get_dma_queue: NULL argument or short struct_size");
 	if (index >= n->nqueues)
 		return query_fail(n, NXP_E_RANGE, "DMA queue %zu out of range (%zu queues)", index, n->nqueues);
@@ -303,7 +307,7 @@ int nxp_neff_get_dma_queue(const nxp_neff *n, size_t index, nxp_dma_queue_info *
 		.axi_port = q->axi_port,
 		.dram_channel = q->dram_channel,
 	};
-	nxp_struct_out(out, &d, sizeof(d));
+	NXP__STRUCT_OUT(out, d, NXP_DMA_QUEUE_INFO_SIZE_V0_1);
 	return NXP_OK;
 }
 
@@ -322,7 +326,7 @@ int64_t nxp_neff_instruction_count(const nxp_neff *n, size_t sg, int engine)
 
 int nxp_neff_get_instruction(const nxp_neff *n, size_t sg, int engine, uint64_t pc, nxp_neff_instruction *out)
 {
-	if (!n || !nxp_struct_ok(out, NXP_NEFF_INSTRUCTION_MIN_SIZE))
+	if (!n || !nxp__struct_size_ok(out, NXP_NEFF_INSTRUCTION_MIN_SIZE))
 		return query_fail(n, NXP_E_INVAL, "nxp_neff_get_instruction: NULL argument or short struct_size");
 	const neff_stream *s = stream_of(n, sg, engine);
 	if (!s || pc >= s->count)
@@ -333,7 +337,7 @@ int nxp_neff_get_instruction(const nxp_neff *n, size_t sg, int engine, uint64_t 
 	full.pc = (int64_t)pc;
 	full.pcore_idx = (int64_t)sg;
 	full.operands = s->si[pc].operands;
-	nxp_struct_out(out, &full, sizeof(full));
+	NXP__STRUCT_OUT(out, full, NXP_NEFF_INSTRUCTION_MIN_SIZE);
 	return NXP_OK;
 }
 

@@ -7,6 +7,8 @@
  */
 #include "neff_priv.h"
 
+#include "abi_struct.h"
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <md5.h>
@@ -83,21 +85,20 @@ int nxp_neff_writer_open(nxp_neff_writer **out, const nxp_neff_writer_options *o
 {
 	if (out)
 		*out = NULL;
-	if (!out || (opts && !nxp_struct_ok(opts, sizeof(*opts))))
+	if (!out || (opts && !nxp__struct_size_ok(opts, NXP_NEFF_WRITER_OPTIONS_SIZE_V0_1)))
 		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_neff_writer_open: NULL argument or short options struct_size");
 	nxp_neff_writer *w = calloc(1, sizeof(*w));
 	if (!w)
 		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
 	nxp_neff_writer_options_init(&w->opts);
-	if (opts)
-		w->opts = *opts;
-	w->opts.struct_size = sizeof(w->opts);
+	if (opts) /* fields an older caller's header lacks keep their defaults */
+		NXP__STRUCT_IN_DEFAULTS(w->opts, opts, NXP_NEFF_WRITER_OPTIONS_SIZE_V0_1);
 	if (w->opts.pkg_version == 0)
 		w->opts.pkg_version = 2;
 	int bad = 0;
-	w->build_version = dup_or_null(opts ? opts->build_version : NULL, 128, &bad);
+	w->build_version = dup_or_null(w->opts.build_version, 128, &bad);
 	if (!bad)
-		w->name = dup_or_null(opts ? opts->name : NULL, 256, &bad);
+		w->name = dup_or_null(w->opts.name, 256, &bad);
 	if (bad || (w->opts.pkg_version != 1 && w->opts.pkg_version != 2)) {
 		nxp_neff_writer_close(w);
 		if (bad == 2)

@@ -2,6 +2,7 @@
 /* NTFF writer: one buffer of records_per_section records per queue; a full
  * buffer becomes a DATA section (optionally zlib-compressed).  STRTAB, QUEUES,
  * META and INDEX sections and the footer are written by finish(). */
+#include "abi_struct.h"
 #include "ntff_layout.h"
 #include "ntff_priv.h"
 #include "status.h"
@@ -233,14 +234,17 @@ int nxp_ntff_writer_open_path(nxp_ntff_writer **out, const char *path, const nxp
 	*out = NULL;
 	if (opts && !nxp_struct_ok(opts, offsetof(nxp_ntff_writer_options, compression_level) + sizeof(int32_t)))
 		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_ntff_writer_open_path: short options struct");
-	nxp_ntff_info in;
+	nxp_ntff_info in; /* fields an older caller's header lacks keep their defaults */
 	nxp_ntff_info_init(&in);
-	size_t n = info->struct_size < sizeof(in) ? info->struct_size : sizeof(in);
-	memcpy((char *)&in + sizeof(size_t), (const char *)info + sizeof(size_t), n - sizeof(size_t));
+	nxp__struct_in_defaults(&in, sizeof(in), info, sizeof(size_t));
+	nxp_ntff_writer_options o;
+	nxp_ntff_writer_options_init(&o);
+	if (opts)
+		nxp__struct_in_defaults(&o, sizeof(o), opts, sizeof(size_t));
 	if (in.ticks_per_nanosec <= 0 || in.num_physical_cores <= 0 || in.num_physical_cores > 64)
 		return nxp_fail(st, NXP_E_INVAL, -1,
 				"nxp_ntff_writer_open_path: ticks_per_nanosec must be > 0 and num_physical_cores 1..64");
-	uint32_t rps = opts && opts->records_per_section ? opts->records_per_section : DEFAULT_RECORDS_PER_SECTION;
+	uint32_t rps = o.records_per_section ? o.records_per_section : DEFAULT_RECORDS_PER_SECTION;
 	if ((uint64_t)rps * NTFF_REC_DMA_SIZE > NTFF_DEFAULT_MAX_SECTION)
 		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_ntff_writer_open_path: records_per_section %u too large", rps);
 
@@ -253,8 +257,8 @@ int nxp_ntff_writer_open_path(nxp_ntff_writer **out, const char *path, const nxp
 	w->str_cap = 4096;
 	w->str[0] = '\0';
 	w->str_len = 1;
-	w->flags = opts ? opts->flags : 0;
-	w->level = opts ? opts->compression_level : -1;
+	w->flags = o.flags;
+	w->level = o.compression_level;
 	w->rps = rps;
 	w->hdr.layout_version = NTFF_LAYOUT_VERSION;
 	w->hdr.ntff_version = in.ntff_version ? in.ntff_version : 6;

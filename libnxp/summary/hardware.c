@@ -2,6 +2,7 @@
 /* Per-generation hardware constants used by the summary metrics.  One table:
  * a correction is a one-line change.  Sources: doc/metrics.md (public figures;
  * the rows marked "assumption" are libnxp's, overridable by the caller). */
+#include "abi_struct.h"
 #include "status.h"
 #include "summary_priv.h"
 
@@ -59,20 +60,20 @@ static void fill(nxp_hardware *h, const struct hw_row *r)
 
 int nxp_hardware_for_arch(const char *arch, nxp_hardware *out)
 {
-	if (!arch || !nxp_struct_ok(out, NXP_HARDWARE_MIN_SIZE))
+	if (!arch || !nxp__struct_size_ok(out, NXP_HARDWARE_MIN_SIZE))
 		return NXP_E_INVAL;
 	const struct hw_row *r = find_row(arch);
 	if (!r)
 		return NXP_E_NOT_FOUND;
 	nxp_hardware h;
 	fill(&h, r);
-	nxp_struct_out(out, &h, sizeof(h));
+	NXP__STRUCT_OUT(out, h, NXP_HARDWARE_MIN_SIZE);
 	return NXP_OK;
 }
 
 double nxp_hardware_max_ops(const nxp_hardware *hw)
 {
-	if (!nxp_struct_ok(hw, NXP_HARDWARE_MIN_SIZE))
+	if (!nxp__struct_size_ok(hw, NXP_HARDWARE_MIN_SIZE))
 		return 0.0;
 	int32_t cores = hw->struct_size >= offsetof(nxp_hardware, num_physical_cores) + sizeof(int32_t)
 				? hw->num_physical_cores
@@ -83,7 +84,7 @@ double nxp_hardware_max_ops(const nxp_hardware *hw)
 
 int nxp_hardware_import(nxp_hardware *dst, const nxp_hardware *src)
 {
-	if (!nxp_struct_ok(src, NXP_HARDWARE_MIN_SIZE))
+	if (!nxp__struct_size_ok(src, NXP_HARDWARE_MIN_SIZE))
 		return NXP_E_INVAL;
 	char arch[sizeof(src->arch) + 1];
 	memcpy(arch, src->arch, sizeof(src->arch));
@@ -95,9 +96,8 @@ int nxp_hardware_import(nxp_hardware *dst, const nxp_hardware *src)
 		memset(dst, 0, sizeof(*dst));
 		dst->struct_size = sizeof(*dst);
 	}
-	size_t n = src->struct_size < sizeof(*dst) ? src->struct_size : sizeof(*dst);
-	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t), n - sizeof(size_t));
-	dst->struct_size = sizeof(*dst);
+	/* fields an older caller's header lacks keep the table's values for its arch */
+	nxp__struct_in_defaults(dst, sizeof(*dst), src, NXP_HARDWARE_MIN_SIZE);
 	dst->arch[sizeof(dst->arch) - 1] = '\0';
 	return NXP_OK;
 }

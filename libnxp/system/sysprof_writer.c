@@ -3,6 +3,7 @@
  * trace_info.pb (protobuf-c pack; one root message or a length-delimited
  * stream), and a small Chrome-trace trace.json writer.  They produce exactly
  * what the readers accept (see pbwire.h for the stream framing rule). */
+#include "abi_struct.h"
 #include "pbwire.h"
 #include "status.h"
 #include "system_priv.h"
@@ -148,7 +149,7 @@ int nxp_sysprof_writer_open(nxp_sysprof_writer **out, const char *path, int kind
 {
 	if (!out || !path ||
 	    (kind != NXP_SYSFILE_NTRACE && kind != NXP_SYSFILE_CPU_UTIL && kind != NXP_SYSFILE_HOST_MEM) ||
-	    (opts && !nxp_struct_ok(opts, sizeof(nxp_sysprof_writer_options))))
+	    (opts && !nxp__struct_size_ok(opts, NXP_SYSPROF_WRITER_OPTIONS_SIZE_V0_1)))
 		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_sysprof_writer_open: bad argument");
 	*out = NULL;
 	nxp_sysprof_writer *w = calloc(1, sizeof(*w));
@@ -157,17 +158,18 @@ int nxp_sysprof_writer_open(nxp_sysprof_writer **out, const char *path, int kind
 	nxp_status_init(&w->err);
 	w->kind = kind;
 	nxp_sysprof_writer_options_init(&w->o);
-	if (opts)
-		w->o = *opts;
+	if (opts) /* fields an older caller's header lacks keep their defaults */
+		NXP__STRUCT_IN_DEFAULTS(w->o, opts, NXP_SYSPROF_WRITER_OPTIONS_SIZE_V0_1);
 	if (!w->o.chunk_events)
 		w->o.chunk_events = 4096;
 	/* The root strings are written at the first event (after the string
 	 * pool): keep copies so the caller's need not outlive this call. */
 	w->arch = w->o.arch ? sys_strdup(w->o.arch) : NULL;
 	w->instance_id = w->o.instance_id ? sys_strdup(w->o.instance_id) : NULL;
+	int nomem = (w->o.arch && !w->arch) || (w->o.instance_id && !w->instance_id);
 	w->o.arch = w->arch;
 	w->o.instance_id = w->instance_id;
-	if ((opts && opts->arch && !w->arch) || (opts && opts->instance_id && !w->instance_id)) {
+	if (nomem) {
 		nxp_sysprof_writer_close(w);
 		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
 	}
@@ -372,10 +374,14 @@ static int write_file(const char *path, const void *a, size_t n, nxp_status *st)
 	return ok ? NXP_OK : nxp_fail(st, NXP_E_IO, -1, "%s: write failed", path);
 }
 
-int nxp_trace_info_write(const char *path, const nxp_system_metadata *md, int stream, nxp_status *st)
+int nxp_trace_info_write(const char *path, const nxp_system_metadata *caller_md, int stream, nxp_status *st)
 {
-	if (!path || !nxp_struct_ok(md, sizeof(nxp_system_metadata)))
+	/* Fields an older caller's header lacks read as 0: a field appended later
+	 * whose "absent" is not 0 must also check caller_md->struct_size. */
+	nxp_system_metadata full;
+	if (!path || NXP__STRUCT_IN(full, caller_md, NXP_SYSTEM_METADATA_SIZE_V0_1) != NXP_OK)
 		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_trace_info_write: bad argument");
+	const nxp_system_metadata *md = &full;
 	/* Stream form: the numbers in a first message, the strings in a second. */
 	Ntff__TraceInfo a = NTFF__TRACE_INFO__INIT, b = NTFF__TRACE_INFO__INIT;
 	Ntff__TraceInfo *nums = &a, *strs = stream ? &b : &a;

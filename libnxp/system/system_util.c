@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Small helpers of the system-profile module: option defaults, a growable
  * string, JSON string quoting, ISO time, and the event-name group table. */
+#include "abi_struct.h"
 #include "status.h"
 #include "system_priv.h"
 
@@ -15,12 +16,9 @@ int sys_opts_resolve(sys_opts *o, const nxp_system_options *in)
 	memset(o, 0, sizeof(*o));
 	nxp_system_options d;
 	nxp_system_options_init(&d);
-	if (in) {
-		if (!nxp_struct_ok(in, offsetof(nxp_system_options, flags) + sizeof(in->flags)))
-			return NXP_E_INVAL;
-		size_t n = in->struct_size < sizeof(d) ? in->struct_size : sizeof(d);
-		memcpy((char *)&d + sizeof(size_t), (const char *)in + sizeof(size_t), n - sizeof(size_t));
-	}
+	/* 0.1 accepted options as short as `flags` (below NXP_SYSTEM_OPTIONS_SIZE_V0_1); still does. */
+	if (in && NXP__STRUCT_IN_DEFAULTS(d, in, offsetof(nxp_system_options, flags) + sizeof(in->flags)) != NXP_OK)
+		return NXP_E_INVAL;
 	o->flags = d.flags;
 	o->max_message = d.max_message_size ? d.max_message_size : SYS_DEFAULT_MAX_MESSAGE;
 	o->max_json_event = d.max_json_event ? d.max_json_event : SYS_DEFAULT_MAX_JSON_EVENT;
