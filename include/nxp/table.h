@@ -67,6 +67,19 @@ NXP_API const char *nxp_table_name(int index);
 NXP_API int nxp_profile_open_table(struct ArrowArrayStream *out, nxp_profile *p, const char *table,
 				   const nxp_table_options *opts, nxp_status *st);
 
+/**
+ * Open an Arrow stream over a system table (SystemProfileEvents,
+ * SystemProfileMetadata, CpuUsage, HostMemUsage) read from `path`: one file, or
+ * a capture directory (every file of the table's kind under it, as
+ * nxp_capture_open() finds them).  "SchemaFields" is accepted too.  Options as
+ * nxp_profile_open_table(); the time window applies to the event start and
+ * sample times, pcore_idx to SystemProfileEvents.  Since 0.2.
+ * Errors: NXP_E_INVAL (unknown or device table, unknown column, bad options),
+ * NXP_E_IO, NXP_E_NOT_FOUND, NXP_E_NOMEM, and the system readers' errors.
+ */
+NXP_API int nxp_system_open_table(struct ArrowArrayStream *out, const char *path, const char *table,
+				  const nxp_table_options *opts, nxp_status *st);
+
 /** Parquet page compression. */
 typedef enum nxp_parquet_codec {
 	NXP_PARQUET_ZSTD = 0, /**< ZSTD (libzstd), the default */
