@@ -16,6 +16,23 @@
 //! (`Cow<'p, str>`: borrowed when the bytes are UTF-8), so a cursor cannot
 //! outlive its profile.  Errors carry the C library's code, message and the
 //! byte offset of the fault.
+//!
+//! # Linking
+//!
+//! `nxp-sys` finds libnxp through `NXP_LIB_DIR`, else `pkg-config libnxp`, else
+//! the meson build tree of the checkout it sits in (see its build.rs).  A
+//! libnxp installed in a directory the loader searches (e.g. after
+//! `meson install` and `ldconfig`) needs nothing more.  For any other directory,
+//! give your program an rpath with a build.rs (this crate's `links` key hands
+//! the directory to crates that depend on it):
+//!
+//! ```ignore
+//! fn main() {
+//!     if let Ok(dir) = std::env::var("DEP_NXP_RS_LIB_DIR") {
+//!         println!("cargo:rustc-link-arg=-Wl,-rpath,{}", dir);
+//!     }
+//! }
+//! ```
 use nxp_sys as sys;
 use std::borrow::Cow;
 use std::collections::BTreeMap;

@@ -189,3 +189,27 @@ fn bundled_sample() {
     let total: i64 = s.opcodes.iter().map(|o| o.instruction_count).sum();
     assert_eq!(total, n, "OpcodeSummary counts every instruction");
 }
+
+#[test]
+fn errors_display_their_message() {
+    let missing = "/nonexistent-dir/none.neff";
+    let e = Neff::open(missing).err().expect("a missing NEFF is an error");
+    assert_eq!(e.kind(), ErrorKind::Io);
+    // Display is the message a user reads (the path and the reason), not a Debug dump.
+    let shown = e.to_string();
+    assert_eq!(shown, e.message);
+    assert!(shown.starts_with(missing) && shown.contains("No such file"), "{}", shown);
+    assert!(!shown.contains("Error {") && !shown.contains("code:"), "{}", shown);
+    assert_eq!(format!("{}", e), shown);
+    // With a byte offset, Display says where.
+    let d = tmpdir("display");
+    let bad = d.join("bad.neff");
+    std::fs::write(&bad, [0u8; 10]).unwrap();
+    let e = Neff::open(&bad).err().expect("a 10-byte NEFF is an error");
+    assert!(e.offset >= 0, "{:?}", e);
+    assert_eq!(e.to_string(), format!("{} (at byte {})", e.message, e.offset));
+    // And it is a std::error::Error, usable with `?` into Box<dyn Error>.
+    let boxed: Box<dyn std::error::Error> = Box::new(e.clone());
+    assert_eq!(boxed.to_string(), e.to_string());
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-//! System profiles through the safe wrapper: the real Kineto trace (shared
-//! corpus, NXP_SHARED_DIR), ntrace.pb / cpu_util.pb / host_mem.pb /
+//! System profiles through the safe wrapper: the real Kineto trace
+//! (tests/data/kineto), ntrace.pb / cpu_util.pb / host_mem.pb /
 //! trace_info.pb written with libnxp's writers, the clock map, a capture
 //! directory, and bad input.
 use nxp::ffi;
@@ -14,19 +14,16 @@ use common::*;
 
 const KINETO_BASE: i64 = 1775078550000000000;
 
-fn kineto() -> Option<PathBuf> {
-    let shared = std::env::var("NXP_SHARED_DIR").ok();
-    let dir = match &shared {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../../shared"),
+/// The real Kineto trace kept in the project (tests/data/kineto: pytorch/kineto's
+/// docs/traces/after_fix_trace.json, BSD-3-Clause), so this test always runs.
+fn kineto() -> PathBuf {
+    let root = match std::env::var("NXP_SOURCE_ROOT") {
+        Ok(d) => PathBuf::from(d),
+        Err(_) => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.."),
     };
-    let p = dir.join("realworld/kineto/after_fix_trace.json");
-    if !p.exists() {
-        assert!(shared.is_none(), "NXP_SHARED_DIR is set but {} does not exist", p.display());
-        eprintln!("shared corpus not present: skipped");
-        return None;
-    }
-    Some(p)
+    let p = root.join("tests/data/kineto/after_fix_trace.json");
+    assert!(p.exists(), "{} is part of the project and must exist", p.display());
+    p
 }
 
 fn all(c: SystemEvents) -> Vec<SystemEvent> {
@@ -65,7 +62,7 @@ fn check_kineto(rows: &[SystemEvent]) {
 
 #[test]
 fn kineto_real_trace() {
-    let Some(path) = kineto() else { return };
+    let path = kineto();
     let c = SystemEvents::open(&path, &SystemOptions::default()).unwrap();
     let mut rows = Vec::new();
     let mut c = c;
