@@ -4,7 +4,9 @@
 #
 #   ./dev.sh demo     build, then summarise the bundled sample profile
 #   ./dev.sh test     build and run every test (unit, CLI, bindings), then the
-#                     suite again under ASan+UBSan; ends with "N passed, N failed"
+#                     suite again under ASan+UBSan; ends with
+#                     "N passed, N failed, N skipped" (skipped: e.g. the tests
+#                     of the optional ../shared corpus when it is absent)
 #   ./dev.sh asan     only the ASan+UBSan run
 #   ./dev.sh abi      compare the built library's ABI with abi/libnxp.abi (abidiff)
 #   ./dev.sh abi-update   rewrite the baseline (after an intended ABI addition)
@@ -38,7 +40,10 @@ ensure_packages() {
 build() {
 	local dir=$1; shift
 	if [ ! -f "$dir/build.ninja" ]; then
-		meson setup "$dir" --werror "$@" > "$dir.setup.log" 2>&1 || { cat "$dir.setup.log" >&2; return 1; }
+		# The log goes inside the build directory (meson accepts a directory
+		# that exists but is not configured yet).
+		mkdir -p "$dir"
+		meson setup "$dir" --werror "$@" > "$dir/setup.log" 2>&1 || { cat "$dir/setup.log" >&2; return 1; }
 	fi
 	local out
 	if ! out=$(ninja -C "$dir" 2>&1); then
@@ -48,33 +53,53 @@ build() {
 	fi
 }
 
-# Count results of the last `meson test` in DIR (its newest testlog*.json: a
-# --wrapper run writes testlog-<wrapper>.json): prints "passed failed".
+# Count results of the `meson test` just run in DIR (its testlog*.json: a
+# --wrapper run writes testlog-<wrapper>.json): prints "passed failed skipped".
+# A test that exits 77 is SKIP (e.g. it needs ../shared and the folder is
+# absent): counted as skipped, never as passed.  No log at all (meson test did
+# not get as far as running tests) counts as one failure.
 count_results() {
-	python3 - "$(ls -t "$1"/meson-logs/testlog*.json | head -n 1)" <<'PY'
+	local logf
+	logf=$(ls -t "$1"/meson-logs/testlog*.json 2>/dev/null | head -n 1)
+	if [ -z "$logf" ]; then
+		echo "0 1 0"
+		return
+	fi
+	python3 - "$logf" <<'PY'
 import json, sys
-p = f = 0
+p = f = s = 0
 for line in open(sys.argv[1]):
     r = json.loads(line).get("result")
-    if r in ("OK", "EXPECTEDFAIL", "SKIP"): p += 1
+    if r in ("OK", "EXPECTEDFAIL"): p += 1
+    elif r == "SKIP": s += 1
     elif r: f += 1
-print(p, f)
+print(p, f, s)
 PY
 }
 
 TOTAL_PASS=0
 TOTAL_FAIL=0
+TOTAL_SKIP=0
 # run_suite DIR LABEL [meson test args]
 run_suite() {
 	local dir=$1 label=$2; shift 2
 	log "tests: $label"
+	rm -f "$dir"/meson-logs/testlog*.json
 	set +e
 	meson test -C "$dir" --print-errorlogs "$@"
 	set -e
-	local counts
+	local counts p f s
 	counts=$(count_results "$dir")
-	TOTAL_PASS=$((TOTAL_PASS + ${counts% *}))
-	TOTAL_FAIL=$((TOTAL_FAIL + ${counts#* }))
+	read -r p f s <<< "$counts"
+	TOTAL_PASS=$((TOTAL_PASS + p))
+	TOTAL_FAIL=$((TOTAL_FAIL + f))
+	TOTAL_SKIP=$((TOTAL_SKIP + s))
+}
+
+# The last line of test, asan and valgrind; their exit status.
+report() {
+	echo "$TOTAL_PASS passed, $TOTAL_FAIL failed, $TOTAL_SKIP skipped"
+	[ "$TOTAL_FAIL" -eq 0 ]
 }
 
 cmd_demo() {
@@ -85,8 +110,8 @@ cmd_demo() {
 	"$nxp" info samples/demo.neff
 	log "nxp summary samples/demo.neff samples/demo.ntff"
 	"$nxp" summary samples/demo.neff samples/demo.ntff
-	log "first instructions: nxp dump samples/demo.neff samples/demo.ntff --table instruction"
-	"$nxp" dump samples/demo.neff samples/demo.ntff --table instruction --format csv | head -n 8
+	log "first 8 instructions: nxp dump samples/demo.neff samples/demo.ntff --table instruction --limit 8"
+	"$nxp" dump samples/demo.neff samples/demo.ntff --table instruction --format csv --limit 8
 }
 
 cmd_asan_only() {
@@ -103,8 +128,7 @@ cmd_test() {
 	build build
 	run_suite build "unit, CLI and bindings"
 	cmd_asan_only
-	echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
-	[ "$TOTAL_FAIL" -eq 0 ]
+	report
 }
 
 cmd_abi() {
@@ -170,18 +194,17 @@ cmd_valgrind() {
 	build build
 	run_suite build "valgrind" --suite unit --no-suite script \
 		--wrapper 'valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite -q'
-	echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
-	[ "$TOTAL_FAIL" -eq 0 ]
+	report
 }
 
 case "${1:-}" in
 demo) cmd_demo ;;
 test) cmd_test ;;
-asan) ensure_packages; cmd_asan_only; echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"; [ "$TOTAL_FAIL" -eq 0 ] ;;
+asan) ensure_packages; cmd_asan_only; report ;;
 abi) cmd_abi ;;
 abi-update) cmd_abi_update ;;
 fuzz) shift; cmd_fuzz "$@" ;;
 bench) shift; cmd_bench "$@" ;;
 valgrind) cmd_valgrind ;;
-*) sed -n '2,15p' "$0"; exit 2 ;;
+*) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 2 ;;
 esac
