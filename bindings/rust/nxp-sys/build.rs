@@ -35,7 +35,10 @@ fn from_pkg_config() -> Result<Option<PathBuf>, String> {
         }
         Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
     };
-    run(&["--exists", "libnxp"])?;
+    if run(&["--exists", "libnxp"]).is_err() {
+        let path = env::var("PKG_CONFIG_PATH").unwrap_or_default();
+        return Err(format!("{} finds no libnxp.pc (PKG_CONFIG_PATH={:?})", prog.to_string_lossy(), path));
+    }
     // -L is printed (with the sysroot applied) unless libdir is a system directory.
     for tok in run(&["--libs-only-L", "libnxp"])?.split_whitespace() {
         if let Some(d) = tok.strip_prefix("-L") {
