@@ -419,7 +419,19 @@ static inline void nxp_ntff_queue_init(nxp_ntff_queue *q)
 	q->engine_idx = 0;
 }
 
-/** Raw notifications, in device ticks. */
+/** Raw notifications, in device ticks.
+ *
+ *  Frozen layouts: the nxp_ntff_*_note structs have no struct_size (the writer
+ *  takes millions of them per trace) and never change.  A note that needs a new
+ *  field gets a new struct and a new nxp_ntff_writer_* function; the old pair
+ *  stays.
+ *
+ *  String ids: a string id is a uint32_t (the byte offset in the file's string
+ *  table, 0 = the empty string), which is what the notes store.
+ *  nxp_ntff_writer_string() returns it as an int64_t only so that a negative
+ *  error can be told apart; a non-negative result is always <= UINT32_MAX (the
+ *  writer refuses a string table over 4 GiB with NXP_E_LIMIT), so storing it in
+ *  a note's uint32_t field never truncates. */
 typedef struct nxp_ntff_instruction_note {
 	uint64_t start_tick, end_tick;
 	uint32_t pc;
