@@ -2,9 +2,10 @@
 /* Warning: the problems met while reading a profile, to check first.  Every
  * device table's cursor is drained (ActiveTime is left out: it reads the
  * instruction queues again) and its counters watched: skipped records and
- * sections become rows with the byte offset the cursor reports.  Runs of
- * RUN records are read at a time; when more than one record of a run was
- * skipped, the row counts them and gives the last one's offset. */
+ * sections become rows with the byte offset the cursor reports.  Records are
+ * fetched one at a time (RUN) so that every skipped record gets its own row
+ * and offset; should one fetch skip several, the row counts them and gives the
+ * last one's offset. */
 #include "columnar_priv.h"
 
 #include <stdio.h>
@@ -12,7 +13,7 @@
 
 #include "status.h"
 
-#define RUN 64
+#define RUN 1
 
 enum { W_MESSAGE, W_CATEGORY, W_TABLE, W_OFFSET, W_COUNT };
 

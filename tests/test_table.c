@@ -1,0 +1,689 @@
+/* SPDX-License-Identifier: MIT */
+/* Columnar tables (nxp/table.h): every stream is read by a consumer written
+ * against the Arrow C Data / C Stream specification, which checks every batch
+ * (formats, buffer counts, lengths, offsets, validity bits against null_count,
+ * dictionary indices, release callbacks), keeps the batches until after the
+ * stream and the profile are gone, and releases them in reverse order.
+ * Values are compared with the cursor API. */
+#include <check.h>
+#include <nxp/nxp.h>
+
+#include "ntff_fixture.h"
+#include "ntff_priv.h"
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a spec consumer ---- */
+static int bit(const void *buf, int64_t i)
+{
+	return (((const uint8_t *)buf)[i / 8] >> (i % 8)) & 1;
+}
+
+static int64_t n_buffers_for(const char *fmt)
+{
+	if (strcmp(fmt, "u") == 0)
+		return 3;
+	if (strcmp(fmt, "+s") == 0)
+		return 1;
+	return 2;
+}
+
+/* Validate one (non-struct) column array against its schema. */
+static void check_column(const struct ArrowSchema *s, const struct ArrowArray *a, int64_t length)
+{
+	ck_assert_ptr_nonnull(a->release);
+	ck_assert_ptr_nonnull(s->release);
+	ck_assert_int_eq(a->length, length);
+	ck_assert_int_eq(a->offset, 0);
+	ck_assert_int_eq(a->n_children, 0);
+	ck_assert_int_eq(a->n_buffers, n_buffers_for(s->format));
+	ck_assert(strcmp(s->format, "l") == 0 || strcmp(s->format, "i") == 0 || strcmp(s->format, "g") == 0 ||
+		  strcmp(s->format, "b") == 0 || strcmp(s->format, "u") == 0);
+	ck_assert_int_ge(a->null_count, 0);
+	if (!(s->flags & ARROW_FLAG_NULLABLE))
+		ck_assert_int_eq(a->null_count, 0);
+	if (a->null_count > 0)
+		ck_assert_ptr_nonnull(a->buffers[0]);
+	if (a->buffers[0]) {
+		int64_t nulls = 0;
+		for (int64_t i = 0; i < a->length; i++)
+			nulls += !bit(a->buffers[0], i);
+		ck_assert_int_eq(nulls, a->null_count);
+	}
+	ck_assert_ptr_nonnull(a->buffers[1]);
+	if (strcmp(s->format, "u") == 0) {
+		const int32_t *o = a->buffers[1];
+		ck_assert_ptr_nonnull(a->buffers[2]);
+		ck_assert_int_eq(o[0], 0);
+		for (int64_t i = 0; i < a->length; i++)
+			ck_assert_int_le(o[i], o[i + 1]);
+		/* every byte inside [0, o[length]) is readable (ASan checks it) */
+		volatile uint64_t sum = 0;
+		const uint8_t *d = a->buffers[2];
+		for (int32_t k = 0; k < o[a->length]; k++)
+			sum += d[k];
+		(void)sum;
+	} else if (length > 0) {
+		volatile uint64_t sum = 0;
+		size_t bytes = strcmp(s->format, "b") == 0 ? (size_t)(length + 7) / 8
+			       : strcmp(s->format, "i") == 0 ? (size_t)length * 4
+							      : (size_t)length * 8;
+		for (size_t k = 0; k < bytes; k++)
+			sum += ((const uint8_t *)a->buffers[1])[k];
+		(void)sum;
+	}
+	if (s->dictionary) {
+		ck_assert_str_eq(s->format, "i");
+		ck_assert_str_eq(s->dictionary->format, "u");
+		ck_assert_ptr_nonnull(a->dictionary);
+		check_column(s->dictionary, a->dictionary, a->dictionary->length);
+		const int32_t *idx = a->buffers[1];
+		for (int64_t i = 0; i < a->length; i++) {
+			if (a->buffers[0] && !bit(a->buffers[0], i))
+				continue;
+			ck_assert_int_ge(idx[i], 0);
+			ck_assert_int_lt(idx[i], a->dictionary->length);
+		}
+	} else {
+		ck_assert_ptr_null(a->dictionary);
+	}
+}
+
+static void check_batch(const struct ArrowSchema *s, const struct ArrowArray *a)
+{
+	ck_assert_str_eq(s->format, "+s");
+	ck_assert_ptr_nonnull(a->release);
+	ck_assert_int_eq(a->n_buffers, 1);
+	ck_assert_int_eq(a->null_count, 0);
+	ck_assert_int_eq(a->offset, 0);
+	ck_assert_int_eq(a->n_children, s->n_children);
+	ck_assert_int_gt(a->length, 0);
+	for (int64_t i = 0; i < a->n_children; i++)
+		check_column(s->children[i], a->children[i], a->length);
+}
+
+/* All batches of a stream, checked; the stream is released. */
+typedef struct drained {
+	struct ArrowSchema schema;
+	struct ArrowArray *b;
+	size_t n;
+	int64_t rows;
+} drained;
+
+static void drain(struct ArrowArrayStream *st, drained *d)
+{
+	memset(d, 0, sizeof(*d));
+	ck_assert_ptr_nonnull(st->release);
+	ck_assert_int_eq(st->get_schema(st, &d->schema), 0);
+	ck_assert_ptr_nonnull(d->schema.release);
+	for (;;) {
+		struct ArrowArray a;
+		int rc = st->get_next(st, &a);
+		ck_assert_msg(rc == 0, "get_next: %d %s", rc, st->get_last_error(st) ? st->get_last_error(st) : "");
+		if (!a.release)
+			break;
+		check_batch(&d->schema, &a);
+		d->b = realloc(d->b, (d->n + 1) * sizeof(*d->b));
+		d->b[d->n++] = a;
+		d->rows += a.length;
+	}
+	/* the end stays the end */
+	struct ArrowArray a;
+	ck_assert_int_eq(st->get_next(st, &a), 0);
+	ck_assert_ptr_null(a.release);
+	st->release(st);
+	ck_assert_ptr_null(st->release);
+}
+
+static void drained_free(drained *d)
+{
+	/* reverse order, children moved out first for some of them */
+	for (size_t i = d->n; i-- > 0;) {
+		struct ArrowArray *a = &d->b[i];
+		if (i % 2 == 0 && a->n_children > 0) {
+			/* move the first column out (spec: move the struct, mark the original released) */
+			struct ArrowArray moved = *a->children[0];
+			a->children[0]->release = NULL;
+			a->release(a);
+			moved.release(&moved);
+			ck_assert_ptr_null(moved.release);
+		} else {
+			a->release(a);
+		}
+		ck_assert_ptr_null(a->release);
+	}
+	free(d->b);
+	d->schema.release(&d->schema);
+	ck_assert_ptr_null(d->schema.release);
+}
+
+static int col_of(const drained *d, const char *name)
+{
+	for (int64_t i = 0; i < d->schema.n_children; i++)
+		if (strcmp(d->schema.children[i]->name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int64_t get_i64(const drained *d, int col, size_t b, int64_t row)
+{
+	const struct ArrowArray *c = d->b[b].children[col];
+	const char *f = d->schema.children[col]->format;
+	if (strcmp(f, "l") == 0)
+		return ((const int64_t *)c->buffers[1])[row];
+	return ((const int32_t *)c->buffers[1])[row];
+}
+
+static const char *get_str(const drained *d, int col, size_t b, int64_t row, char *tmp, size_t tmpsz)
+{
+	const struct ArrowArray *c = d->b[b].children[col];
+	if (c->buffers[0] && !bit(c->buffers[0], row))
+		return NULL;
+	if (c->dictionary) {
+		row = ((const int32_t *)c->buffers[1])[row];
+		c = c->dictionary;
+	}
+	const int32_t *o = c->buffers[1];
+	size_t n = (size_t)(o[row + 1] - o[row]);
+	ck_assert_uint_lt(n, tmpsz);
+	memcpy(tmp, (const char *)c->buffers[2] + o[row], n);
+	tmp[n] = 0;
+	return tmp;
+}
+
+/* ---- profiles ---- */
+static const char *samples_dir(void)
+{
+	const char *s = getenv("NXP_SAMPLES_DIR");
+	return s ? s : "samples";
+}
+
+static nxp_profile *open_demo(void)
+{
+	char neff[4096], ntff[4096];
+	snprintf(neff, sizeof(neff), "%s/demo.neff", samples_dir());
+	snprintf(ntff, sizeof(ntff), "%s/demo.ntff", samples_dir());
+	nxp_profile *p = NULL;
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_msg(nxp_profile_open_path(&p, neff, ntff, NULL, &st) == NXP_OK, "%s", st.message);
+	return p;
+}
+
+typedef struct synth {
+	char *dir, *path;
+	void *neff;
+	uint8_t *ntff;
+	fxn_model m;
+	fxn_pair o;
+} synth;
+
+static nxp_profile *open_synth(synth *s, int pcores)
+{
+	memset(s, 0, sizeof(*s));
+	fxn_spec spec;
+	fxn_spec_default(&spec);
+	spec.pcores = pcores;
+	spec.rps = 37;
+	s->dir = tu_tmpdir();
+	s->path = tu_path(s->dir, "t.ntff");
+	fxn_write(s->path, &spec, &s->m);
+	size_t nl, tl;
+	s->neff = fxn_neff(spec.uuid, &nl);
+	s->ntff = tu_read_file(s->path, &tl);
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_msg(fxn_open(&s->o, s->neff, nl, s->ntff, tl, FXN_SRC_MEMORY, 0, &st) == NXP_OK, "%s", st.message);
+	return s->o.p;
+}
+
+static void close_synth(synth *s)
+{
+	fxn_close(&s->o);
+	fxn_model_free(&s->m);
+	free(s->neff);
+	free(s->ntff);
+	remove(s->path);
+	remove(s->dir);
+	free(s->path);
+	free(s->dir);
+}
+
+/* Every profile table: open, drain and check; returns the drained tables
+ * (released by the caller after closing the profile). */
+static size_t drain_all(nxp_profile *p, drained *out, size_t max, int64_t batch_rows)
+{
+	size_t n = 0;
+	for (int i = 0; nxp_table_name(i); i++) {
+		const char *name = nxp_table_name(i);
+		nxp_table_options o;
+		nxp_table_options_init(&o);
+		o.batch_rows = batch_rows;
+		struct ArrowArrayStream st;
+		nxp_status s;
+		nxp_status_init(&s);
+		int rc = nxp_profile_open_table(&st, p, name, &o, &s);
+		if (!strcmp(name, "SystemProfileEvents") || !strcmp(name, "SystemProfileMetadata") ||
+		    !strcmp(name, "CpuUsage") || !strcmp(name, "HostMemUsage")) {
+			ck_assert_int_eq(rc, NXP_E_INVAL);
+			continue;
+		}
+		ck_assert_msg(rc == NXP_OK, "%s: %s", name, s.message);
+		ck_assert_uint_lt(n, max);
+		drain(&st, &out[n]);
+		n++;
+	}
+	return n;
+}
+
+static const drained *find(const drained *d, size_t n, const char *const *names, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return &d[i];
+	return NULL;
+}
+
+/* Compare the device tables with the cursor API; check SchemaFields. */
+static void compare(nxp_profile *p, const drained *d, size_t n)
+{
+	const char *names[64];
+	size_t k = 0;
+	for (int i = 0; nxp_table_name(i); i++) {
+		const char *nm = nxp_table_name(i);
+		if (strcmp(nm, "SystemProfileEvents") && strcmp(nm, "SystemProfileMetadata") && strcmp(nm, "CpuUsage") &&
+		    strcmp(nm, "HostMemUsage"))
+			names[k++] = nm;
+	}
+	ck_assert_uint_eq(k, n);
+	char tmp[4096];
+
+	/* Instruction: count, sum of durations, every opcode, time order */
+	const drained *ins = find(d, n, names, "Instruction");
+	ck_assert_ptr_nonnull(ins);
+	nxp_cursor *c;
+	ck_assert_int_eq(nxp_cursor_open(&c, p, NXP_TABLE_INSTRUCTION, NULL, NULL), NXP_OK);
+	int cop = col_of(ins, "opcode"), cdur = col_of(ins, "duration_ns"), cst = col_of(ins, "start_ts"),
+	    ceng = col_of(ins, "engine");
+	ck_assert_int_ge(cop, 0);
+	int64_t rows = 0, sum_c = 0, sum_t = 0, prev = INT64_MIN;
+	for (size_t b = 0; b < ins->n; b++)
+		for (int64_t r = 0; r < ins->b[b].length; r++) {
+			nxp_instruction rec;
+			rec.struct_size = sizeof(rec);
+			ck_assert_int_eq(nxp_cursor_next_instruction(c, &rec), NXP_OK);
+			ck_assert_str_eq(get_str(ins, cop, b, r, tmp, sizeof(tmp)), rec.opcode);
+			ck_assert_str_eq(get_str(ins, ceng, b, r, tmp, sizeof(tmp)), rec.engine);
+			ck_assert_int_eq(get_i64(ins, cst, b, r), rec.start_ts);
+			ck_assert_int_ge(rec.start_ts, prev);
+			prev = rec.start_ts;
+			sum_c += rec.duration_ns;
+			sum_t += get_i64(ins, cdur, b, r);
+			rows++;
+		}
+	nxp_instruction rec;
+	rec.struct_size = sizeof(rec);
+	ck_assert_int_eq(nxp_cursor_next_instruction(c, &rec), NXP_END);
+	nxp_cursor_close(c);
+	ck_assert_int_eq(rows, ins->rows);
+	ck_assert_int_eq(sum_c, sum_t);
+
+	/* the other cursor tables: counts */
+	static const struct {
+		const char *name;
+		int table;
+		size_t rsize;
+	} dev[] = {
+		{ "DmaPacket", NXP_TABLE_DMA_PACKET, sizeof(nxp_dma_packet) },
+		{ "SemaphoreUpdate", NXP_TABLE_SEMAPHORE_UPDATE, sizeof(nxp_semaphore_update) },
+		{ "Throttle", NXP_TABLE_THROTTLE, sizeof(nxp_throttle) },
+		{ "Error", NXP_TABLE_ERROR, sizeof(nxp_error_record) },
+		{ "ExecutionInfo", NXP_TABLE_EXECUTION, sizeof(nxp_execution) },
+		{ "ActiveTime", NXP_TABLE_ACTIVE_TIME, sizeof(nxp_active_time) },
+	};
+	for (size_t t = 0; t < sizeof(dev) / sizeof(dev[0]); t++) {
+		ck_assert_int_eq(nxp_cursor_open(&c, p, dev[t].table, NULL, NULL), NXP_OK);
+		void *recs = calloc(64, dev[t].rsize);
+		int64_t cnt = 0;
+		size_t got;
+		while (nxp_cursor_next_batch(c, recs, dev[t].rsize, 64, &got) == NXP_OK)
+			cnt += (int64_t)got;
+		free(recs);
+		nxp_cursor_close(c);
+		ck_assert_int_eq(find(d, n, names, dev[t].name)->rows, cnt);
+	}
+	/* DmaPacket: sum of transfer_bytes */
+	const drained *dma = find(d, n, names, "DmaPacket");
+	int ctb = col_of(dma, "transfer_bytes");
+	int64_t tb = 0, tb_c = 0;
+	for (size_t b = 0; b < dma->n; b++)
+		for (int64_t r = 0; r < dma->b[b].length; r++)
+			tb += get_i64(dma, ctb, b, r);
+	ck_assert_int_eq(nxp_cursor_open(&c, p, NXP_TABLE_DMA_PACKET, NULL, NULL), NXP_OK);
+	nxp_dma_packet dr;
+	dr.struct_size = sizeof(dr);
+	while (nxp_cursor_next_dma_packet(c, &dr) == NXP_OK)
+		tb_c += dr.transfer_bytes;
+	nxp_cursor_close(c);
+	ck_assert_int_eq(tb, tb_c);
+
+	/* OpcodeSummary: instruction counts add up to the Instruction rows */
+	const drained *os = find(d, n, names, "OpcodeSummary");
+	int cic = col_of(os, "instruction_count");
+	int64_t oc = 0;
+	for (size_t b = 0; b < os->n; b++)
+		for (int64_t r = 0; r < os->b[b].length; r++)
+			oc += get_i64(os, cic, b, r);
+	ck_assert_int_eq(oc, ins->rows);
+	/* Summary and Metadata: one row */
+	ck_assert_int_eq(find(d, n, names, "Summary")->rows, 1);
+	ck_assert_int_eq(find(d, n, names, "Metadata")->rows, 1);
+	ck_assert_int_eq(find(d, n, names, "NeffHeader")->rows, 1);
+
+	/* SchemaFields lists exactly the columns of every stream */
+	const drained *sf = find(d, n, names, "SchemaFields");
+	int ct = col_of(sf, "table_name"), cf = col_of(sf, "field_name");
+	int64_t listed = 0, expect = 0;
+	for (size_t i = 0; i < n; i++)
+		expect += d[i].schema.n_children;
+	char tmp2[256];
+	for (size_t b = 0; b < sf->n; b++)
+		for (int64_t r = 0; r < sf->b[b].length; r++) {
+			const char *tn = get_str(sf, ct, b, r, tmp2, sizeof(tmp2));
+			const char *fn = get_str(sf, cf, b, r, tmp, sizeof(tmp));
+			const drained *t = find(d, n, names, tn);
+			if (!t) /* a system table: checked in test_system_tables */
+				continue;
+			ck_assert_msg(col_of(t, fn) >= 0, "SchemaFields lists %s.%s, not produced", tn, fn);
+			listed++;
+		}
+	ck_assert_int_eq(listed, expect);
+}
+
+static void run_profile(nxp_profile *p, int64_t batch_rows, int close_first)
+{
+	drained d[64];
+	size_t n = drain_all(p, d, 64, batch_rows);
+	compare(p, d, n);
+	if (close_first)
+		nxp_profile_close(p);
+	for (size_t i = n; i-- > 0;)
+		drained_free(&d[i]);
+}
+
+START_TEST(test_demo_every_table)
+{
+	nxp_profile *p = open_demo();
+	run_profile(p, 0, 1); /* batches released after the profile is closed */
+}
+END_TEST
+
+START_TEST(test_demo_small_batches)
+{
+	nxp_profile *p = open_demo();
+	run_profile(p, 100, 0);
+	nxp_profile_close(p);
+}
+END_TEST
+
+START_TEST(test_synthetic_lnc2)
+{
+	synth s;
+	nxp_profile *p = open_synth(&s, 2);
+	nxp_metadata md;
+	md.struct_size = sizeof(md);
+	ck_assert_int_eq(nxp_profile_get_metadata(p, &md), NXP_OK);
+	ck_assert_int_eq(md.num_physical_cores, 2);
+	drained d[64];
+	size_t n = drain_all(p, d, 64, 1000);
+	compare(p, d, n);
+	/* both physical cores appear in the Instruction table */
+	const drained *ins = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (d[i].schema.n_children > 0 && col_of(&d[i], "opcode") >= 0 && col_of(&d[i], "pc") >= 0)
+			ins = &d[i];
+	ck_assert_ptr_nonnull(ins);
+	int cp = col_of(ins, "pcore_idx");
+	int seen[2] = { 0, 0 };
+	for (size_t b = 0; b < ins->n; b++)
+		for (int64_t r = 0; r < ins->b[b].length; r++) {
+			int64_t v = get_i64(ins, cp, b, r);
+			ck_assert(v == 0 || v == 1);
+			seen[v] = 1;
+		}
+	ck_assert(seen[0] && seen[1]);
+	close_synth(&s); /* the profile is gone; the batches stay valid */
+	for (size_t i = n; i-- > 0;)
+		drained_free(&d[i]);
+}
+END_TEST
+
+START_TEST(test_projection_and_filters)
+{
+	nxp_profile *p = open_demo();
+	const char *cols[] = { "opcode", "start_ts", NULL };
+	nxp_table_options o;
+	nxp_table_options_init(&o);
+	o.columns = cols;
+	o.engine = NXP_ENGINE_TENSOR;
+	struct ArrowArrayStream st;
+	ck_assert_int_eq(nxp_profile_open_table(&st, p, "Instruction", &o, NULL), NXP_OK);
+	drained d;
+	drain(&st, &d);
+	ck_assert_int_eq(d.schema.n_children, 2);
+	ck_assert_str_eq(d.schema.children[0]->name, "opcode");
+	ck_assert_str_eq(d.schema.children[1]->name, "start_ts");
+	ck_assert_ptr_nonnull(d.schema.children[0]->dictionary);
+	/* the same rows as a tensor-engine cursor */
+	nxp_cursor_options co;
+	nxp_cursor_options_init(&co);
+	co.engine = NXP_ENGINE_TENSOR;
+	nxp_cursor *c;
+	ck_assert_int_eq(nxp_cursor_open(&c, p, NXP_TABLE_INSTRUCTION, &co, NULL), NXP_OK);
+	char tmp[256];
+	int64_t rows = 0;
+	for (size_t b = 0; b < d.n; b++)
+		for (int64_t r = 0; r < d.b[b].length; r++) {
+			nxp_instruction rec;
+			rec.struct_size = sizeof(rec);
+			ck_assert_int_eq(nxp_cursor_next_instruction(c, &rec), NXP_OK);
+			ck_assert_str_eq(get_str(&d, 0, b, r, tmp, sizeof(tmp)), rec.opcode);
+			ck_assert_int_eq(get_i64(&d, 1, b, r), rec.start_ts);
+			rows++;
+		}
+	ck_assert_int_gt(rows, 0);
+	nxp_instruction rec;
+	rec.struct_size = sizeof(rec);
+	ck_assert_int_eq(nxp_cursor_next_instruction(c, &rec), NXP_END);
+	nxp_cursor_close(c);
+	drained_free(&d);
+
+	/* misuse */
+	nxp_status s;
+	nxp_status_init(&s);
+	const char *bad[] = { "no_such_column", NULL };
+	o.columns = bad;
+	ck_assert_int_eq(nxp_profile_open_table(&st, p, "Instruction", &o, &s), NXP_E_INVAL);
+	ck_assert_ptr_nonnull(strstr(s.message, "no_such_column"));
+	const char *twice[] = { "pc", "pc", NULL };
+	o.columns = twice;
+	ck_assert_int_eq(nxp_profile_open_table(&st, p, "Instruction", &o, &s), NXP_E_INVAL);
+	ck_assert_int_eq(nxp_profile_open_table(&st, p, "NoSuchTable", NULL, &s), NXP_E_INVAL);
+	ck_assert_int_eq(nxp_profile_open_table(NULL, p, "Instruction", NULL, &s), NXP_E_INVAL);
+	ck_assert_int_eq(nxp_profile_open_table(&st, NULL, "Instruction", NULL, &s), NXP_E_INVAL);
+	ck_assert_int_eq(nxp_profile_open_table(&st, p, NULL, NULL, &s), NXP_E_INVAL);
+	ck_assert_int_eq(nxp_profile_open_table(&st, p, "CpuUsage", NULL, &s), NXP_E_INVAL);
+	o.columns = NULL;
+	o.struct_size = 4;
+	ck_assert_int_eq(nxp_profile_open_table(&st, p, "Instruction", &o, &s), NXP_E_INVAL);
+	ck_assert_int_eq(nxp_system_open_table(&st, "/nonexistent", "Instruction", NULL, &s), NXP_E_INVAL);
+	ck_assert_ptr_null(nxp_table_name(-1));
+	ck_assert_ptr_null(nxp_table_name(1000));
+	/* SchemaFields needs no profile */
+	ck_assert_int_eq(nxp_profile_open_table(&st, NULL, "SchemaFields", NULL, &s), NXP_OK);
+	drain(&st, &d);
+	ck_assert_int_gt(d.rows, 100);
+	drained_free(&d);
+	nxp_profile_close(p);
+}
+END_TEST
+
+/* The stream and the batches released from other threads than the reader. */
+#include <pthread.h>
+static void *release_batch(void *arg)
+{
+	struct ArrowArray *a = arg;
+	a->release(a);
+	return NULL;
+}
+
+START_TEST(test_release_other_thread)
+{
+	nxp_profile *p = open_demo();
+	nxp_table_options o;
+	nxp_table_options_init(&o);
+	o.batch_rows = 50;
+	struct ArrowArrayStream st;
+	ck_assert_int_eq(nxp_profile_open_table(&st, p, "DmaPacket", &o, NULL), NXP_OK);
+	struct ArrowArray a[2];
+	ck_assert_int_eq(st.get_next(&st, &a[0]), 0);
+	ck_assert_int_eq(st.get_next(&st, &a[1]), 0);
+	ck_assert_ptr_nonnull(a[0].release);
+	ck_assert_ptr_nonnull(a[1].release);
+	st.release(&st); /* before the stream's end */
+	nxp_profile_close(p);
+	pthread_t t[2];
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, release_batch, &a[i]), 0);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	ck_assert_ptr_null(a[0].release);
+	ck_assert_ptr_null(a[1].release);
+}
+END_TEST
+
+/* Bad records mid-batch: the rows are the cursor's, the Warning table lists
+ * the skipped records with the cursor's offsets. */
+START_TEST(test_bad_records_mid_batch)
+{
+	char *dir = tu_tmpdir();
+	char *path = tu_path(dir, "bad.ntff");
+	nxp_ntff_info info;
+	nxp_ntff_info_init(&info);
+	nxp_ntff_writer *w;
+	ck_assert_int_eq(nxp_ntff_writer_open_path(&w, path, &info, NULL, NULL), NXP_OK);
+	ntff_writer_set_unchecked(w, 1);
+	nxp_ntff_queue q;
+	nxp_ntff_queue_init(&q);
+	q.kind = NXP_QUEUE_INSTRUCTION;
+	q.engine = NXP_ENGINE_SCALAR;
+	int32_t iq = nxp_ntff_writer_add_queue(w, &q);
+	/* 40 records, two of them going backwards (bad) */
+	uint64_t t = 10;
+	for (int i = 0; i < 40; i++) {
+		uint64_t start = (i == 13 || i == 27) ? t - 15 : t;
+		nxp_ntff_instruction_note n = { start, start + 3, 0, 0, -1 };
+		ck_assert_int_eq(nxp_ntff_writer_instruction(w, iq, &n), NXP_OK);
+		if (!(i == 13 || i == 27))
+			t += 10;
+	}
+	ck_assert_int_eq(nxp_ntff_writer_finish(w), NXP_OK);
+	nxp_ntff_writer_close(w);
+	size_t nl, tl;
+	uint8_t uuid[16] = { 0 };
+	void *neff = fxn_neff(uuid, &nl);
+	uint8_t *ntff = tu_read_file(path, &tl);
+	fxn_pair o;
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_int_eq(fxn_open(&o, neff, nl, ntff, tl, FXN_SRC_CHUNKY, 0, &st), NXP_OK);
+
+	nxp_cursor *c;
+	ck_assert_int_eq(nxp_cursor_open(&c, o.p, NXP_TABLE_INSTRUCTION, NULL, NULL), NXP_OK);
+	nxp_instruction rec;
+	rec.struct_size = sizeof(rec);
+	int64_t crow = 0;
+	int64_t offs[2], k = 0, prev_bad = 0;
+	while (nxp_cursor_next_instruction(c, &rec) == NXP_OK) {
+		crow++;
+		nxp_cursor_stats cs;
+		cs.struct_size = sizeof(cs);
+		nxp_cursor_get_stats(c, &cs);
+		if (cs.bad_records != prev_bad) {
+			ck_assert_int_lt(k, 2);
+			offs[k++] = cs.last_bad_offset;
+			prev_bad = cs.bad_records;
+		}
+	}
+	nxp_cursor_close(c);
+	ck_assert_int_eq(crow, 38);
+	ck_assert_int_eq(k, 2);
+
+	nxp_table_options to;
+	nxp_table_options_init(&to);
+	to.batch_rows = 16; /* the bad records fall inside batches */
+	struct ArrowArrayStream as;
+	ck_assert_int_eq(nxp_profile_open_table(&as, o.p, "Instruction", &to, NULL), NXP_OK);
+	drained d;
+	drain(&as, &d);
+	ck_assert_int_eq(d.rows, crow);
+	drained_free(&d);
+
+	ck_assert_int_eq(nxp_profile_open_table(&as, o.p, "Warning", NULL, NULL), NXP_OK);
+	drain(&as, &d);
+	int cc = col_of(&d, "category"), ct = col_of(&d, "table_name"), co = col_of(&d, "offset"),
+	    cn = col_of(&d, "record_count");
+	char tmp[256], tmp2[256];
+	int64_t skipped = 0;
+	int found[2] = { 0, 0 };
+	for (size_t b = 0; b < d.n; b++)
+		for (int64_t r = 0; r < d.b[b].length; r++) {
+			const char *cat = get_str(&d, cc, b, r, tmp, sizeof(tmp));
+			if (strcmp(cat, "skipped_records"))
+				continue;
+			ck_assert_str_eq(get_str(&d, ct, b, r, tmp2, sizeof(tmp2)), "Instruction");
+			skipped += get_i64(&d, cn, b, r);
+			int64_t off = get_i64(&d, co, b, r);
+			for (int i = 0; i < 2; i++)
+				if (off == offs[i])
+					found[i] = 1;
+		}
+	ck_assert_int_eq(skipped, 2);
+	ck_assert(found[0] && found[1]);
+	drained_free(&d);
+
+	fxn_close(&o);
+	free(neff);
+	free(ntff);
+	remove(path);
+	remove(dir);
+	free(path);
+	free(dir);
+}
+END_TEST
+
+Suite *table_suite(void)
+{
+	Suite *s = suite_create("table");
+	TCase *t = tcase_create("arrow");
+	tcase_add_test(t, test_demo_every_table);
+	tcase_add_test(t, test_demo_small_batches);
+	tcase_add_test(t, test_synthetic_lnc2);
+	tcase_add_test(t, test_projection_and_filters);
+	tcase_add_test(t, test_release_other_thread);
+	tcase_add_test(t, test_bad_records_mid_batch);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(table_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
