@@ -2,7 +2,9 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 int cli_error(const char *cmd, const nxp_status *st)
 {
@@ -14,10 +16,177 @@ int cli_error(const char *cmd, const nxp_status *st)
 	return 1;
 }
 
+int cli_error_in(const char *cmd, const char *path, const nxp_status *st)
+{
+	/* Library messages about opening a file already start with its name. */
+	size_t n = strlen(path);
+	if (!strncmp(st->message, path, n) && st->message[n] == ':')
+		return cli_error(cmd, st);
+	fprintf(stderr, "nxp %s: error: %s: ", cmd, path);
+	if (st->offset >= 0)
+		fprintf(stderr, "%s (%s, byte offset %lld)\n", st->message, nxp_strerror(st->code), (long long)st->offset);
+	else
+		fprintf(stderr, "%s (%s)\n", st->message, nxp_strerror(st->code));
+	return 1;
+}
+
+int cli_fail(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "nxp %s: error: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	putc('\n', stderr);
+	return 1;
+}
+
 int cli_usage(const char *usage)
 {
 	fprintf(stderr, "usage: %s\n", usage);
 	return 2;
+}
+
+int cli_bad_usage(const char *cmd, const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "nxp %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	putc('\n', stderr);
+	return cli_usage(usage);
+}
+
+int cli_help(const char *usage)
+{
+	printf("usage: %s\n", usage);
+	return 0;
+}
+
+int cli_check_input(const char *cmd, const char *path, int want, const char *hint, int *kind)
+{
+	nxp_status st;
+	nxp_status_init(&st);
+	int k;
+	if (nxp_file_kind_detect(path, &k, &st))
+		return cli_fail(cmd, "%s", st.message); /* "path: reason" */
+	if (kind)
+		*kind = k;
+	if (k == want || k == NXP_FILE_STREAM || k == NXP_FILE_UNKNOWN)
+		return 0;
+	if (k == NXP_FILE_DIRECTORY)
+		return cli_fail(cmd, "%s: is a directory", path);
+	if (k == NXP_FILE_EMPTY)
+		return cli_fail(cmd, "%s: empty file", path);
+	return cli_fail(cmd, "%s is %s, not %s%s", path, nxp_file_kind_name(k), nxp_file_kind_name(want),
+			hint ? hint : "");
+}
+
+int cli_open_profile(const char *cmd, nxp_profile **out, const char *neff, const char *ntff,
+		     const nxp_profile_options *po)
+{
+	int kn, kt;
+	const char *swapped = " (arguments swapped? the NEFF comes first)";
+	if (cli_check_input(cmd, neff, NXP_FILE_NEFF, swapped, &kn) ||
+	    cli_check_input(cmd, ntff, NXP_FILE_NTFF, swapped, &kt))
+		return 1;
+	nxp_status st;
+	nxp_status_init(&st);
+	if (nxp_profile_open_path(out, neff, ntff, po, &st) == NXP_OK)
+		return 0;
+	/* Name the file whose content was not recognised: the fault is most likely there. */
+	if (kn == NXP_FILE_UNKNOWN && kt != NXP_FILE_UNKNOWN)
+		return cli_error_in(cmd, neff, &st);
+	if (kt == NXP_FILE_UNKNOWN && kn != NXP_FILE_UNKNOWN)
+		return cli_error_in(cmd, ntff, &st);
+	return cli_error(cmd, &st);
+}
+
+int cli_finish_stdout(const char *cmd)
+{
+	errno = 0;
+	int bad = fflush(stdout) != 0;
+	int err = errno;
+	if (!bad && ferror(stdout)) {
+		bad = 1;
+		err = 0; /* an earlier write failed; its errno is gone */
+	}
+	errno = 0;
+	if (fclose(stdout) != 0 && !bad) {
+		bad = 1;
+		err = errno;
+	}
+	if (!bad)
+		return 0;
+	fprintf(stderr, "nxp%s%s: error: cannot write the output: %s\n", *cmd ? " " : "", cmd,
+		err ? strerror(err) : "write error");
+	return 1;
+}
+
+int cli_parse_time(const char *s, int64_t *ns, int *relative)
+{
+	if (s[0] != '+') {
+		*relative = 0;
+		return cli_parse_i64(s, ns);
+	}
+	const char *p = s + 1;
+	int64_t whole = 0;
+	const char *digits = p;
+	while (*p >= '0' && *p <= '9') {
+		if (whole > (INT64_MAX - 9) / 10)
+			return -1;
+		whole = whole * 10 + (*p++ - '0');
+	}
+	const char *frac = NULL;
+	size_t nfrac = 0;
+	if (*p == '.') {
+		frac = ++p;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		nfrac = (size_t)(p - frac);
+	}
+	if (p == digits || (frac && p == digits + 1 && !nfrac))
+		return -1; /* no digits at all */
+	static const struct {
+		const char *name;
+		int64_t ns;
+	} units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}, {"", 1}};
+	size_t u = 0;
+	while (strcmp(p, units[u].name) && units[u].name[0])
+		u++;
+	if (strcmp(p, units[u].name))
+		return -1;
+	int64_t scale = units[u].ns;
+	if (whole > INT64_MAX / scale)
+		return -1;
+	int64_t v = whole * scale, place = scale;
+	for (size_t i = 0; i < nfrac; i++) {
+		place /= 10;
+		int d = frac[i] - '0';
+		if (place == 0) {
+			if (d)
+				return -1; /* finer than 1 ns */
+			continue;
+		}
+		v += d * place;
+	}
+	*ns = v;
+	*relative = 1;
+	return 0;
+}
+
+void cli_format_duration(int64_t ns, char *out, size_t n)
+{
+	double v = (double)ns;
+	if (ns < 1000)
+		snprintf(out, n, "%lld ns", (long long)ns);
+	else if (ns < 1000000)
+		snprintf(out, n, "%.3f us", v / 1e3);
+	else if (ns < 1000000000)
+		snprintf(out, n, "%.3f ms", v / 1e6);
+	else
+		snprintf(out, n, "%.6f s", v / 1e9);
 }
 
 void cli_json_string(FILE *f, const char *s)

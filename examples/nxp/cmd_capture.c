@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define USAGE "nxp capture DIR"
+#define USAGE                                                                                   \
+	"nxp capture DIR\n"                                                                         \
+	"  overview of a capture directory: instances, processes, NeuronCores, device profiles\n" \
+	"  (MFU, HFU, MBU, total time), runtime and framework event counts, problems found"
 #define MAX_NC 4096
 
 /* Summary field as text ("n/a" when absent). */
@@ -63,10 +66,25 @@ static const char *pairing_name(int p)
 
 int cmd_capture(int argc, char **argv)
 {
-	if (argc != 2 || argv[1][0] == '-')
-		return cli_usage(USAGE);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return cli_help(USAGE);
+		if (argv[i][0] == '-' && argv[i][1])
+			return cli_bad_usage("capture", USAGE, "unknown option '%s'", argv[i]);
+	}
+	if (argc != 2)
+		return cli_bad_usage("capture", USAGE, argc < 2 ? "no capture directory given" : "one directory only");
 	nxp_status st;
 	nxp_status_init(&st);
+	int kind;
+	if (nxp_file_kind_detect(argv[1], &kind, &st))
+		return cli_fail("capture", "%s", st.message);
+	if (kind != NXP_FILE_DIRECTORY)
+		return cli_fail("capture", "%s is %s, not a capture directory%s", argv[1], nxp_file_kind_name(kind),
+				kind == NXP_FILE_NEFF || kind == NXP_FILE_NTFF ? " (for one profile: nxp summary NEFF NTFF)"
+				: kind == NXP_FILE_PROTOBUF || kind == NXP_FILE_JSON || kind == NXP_FILE_JSON_GZIP
+					? " (for one file: nxp dump --system FILE)"
+					: "");
 	nxp_capture *cap;
 	if (nxp_capture_open(&cap, argv[1], &st))
 		return cli_error("capture", &st);

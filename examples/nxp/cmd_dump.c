@@ -10,9 +10,15 @@
 
 static const char usage_text[] =
 	"nxp dump NEFF NTFF --table instruction|dma|semaphore|throttle|error|execution|active_time\n"
-	"         [--format csv|jsonl] [--from NS] [--to NS] [--engine E] [--pcore N] [--queue NAME]\n"
-	"         [--allow-mismatch]\n"
-	"       nxp dump --system ...";
+	"         [--format csv|jsonl] [--from T] [--to T] [--engine E] [--pcore N] [--queue NAME]\n"
+	"         [--limit N] [--allow-mismatch]\n"
+	"       nxp dump --system DIR|ntrace.pb|trace.json[.gz] [--format csv|jsonl] [--limit N]\n"
+	"  --from/--to: records starting in [from, to); T in ns as in the tables, or relative to\n"
+	"               the trace's first timestamp: +1.5ms, +200us, +10ns, +2s (see nxp info NEFF NTFF)\n"
+	"  --engine: tensor|vector|scalar|gpsimd|sync (instruction and active_time tables)\n"
+	"  --queue:  a DMA queue name of the NEFF (dma and active_time tables)\n"
+	"  --pcore:  a physical core index, 0 .. cores-1 (every table)\n"
+	"  --limit:  at most N records (the CSV header line not counted)";
 
 enum { I64, I32, U32, F64, STR, BOOL32 };
 
@@ -89,14 +95,16 @@ static const struct {
 	const column *cols;
 	size_t ncols;
 	size_t size;
+	int by_engine, by_queue; /* which filters select rows of this table */
 } tables[] = {
-	{"instruction", NXP_TABLE_INSTRUCTION, instruction_cols, N(instruction_cols), sizeof(nxp_instruction)},
-	{"dma", NXP_TABLE_DMA_PACKET, dma_cols, N(dma_cols), sizeof(nxp_dma_packet)},
-	{"semaphore", NXP_TABLE_SEMAPHORE_UPDATE, semaphore_cols, N(semaphore_cols), sizeof(nxp_semaphore_update)},
-	{"throttle", NXP_TABLE_THROTTLE, throttle_cols, N(throttle_cols), sizeof(nxp_throttle)},
-	{"error", NXP_TABLE_ERROR, error_cols, N(error_cols), sizeof(nxp_error_record)},
-	{"execution", NXP_TABLE_EXECUTION, execution_cols, N(execution_cols), sizeof(nxp_execution)},
-	{"active_time", NXP_TABLE_ACTIVE_TIME, active_cols, N(active_cols), sizeof(nxp_active_time)},
+	{"instruction", NXP_TABLE_INSTRUCTION, instruction_cols, N(instruction_cols), sizeof(nxp_instruction), 1, 0},
+	{"dma", NXP_TABLE_DMA_PACKET, dma_cols, N(dma_cols), sizeof(nxp_dma_packet), 0, 1},
+	{"semaphore", NXP_TABLE_SEMAPHORE_UPDATE, semaphore_cols, N(semaphore_cols), sizeof(nxp_semaphore_update), 0,
+	 0},
+	{"throttle", NXP_TABLE_THROTTLE, throttle_cols, N(throttle_cols), sizeof(nxp_throttle), 0, 0},
+	{"error", NXP_TABLE_ERROR, error_cols, N(error_cols), sizeof(nxp_error_record), 0, 0},
+	{"execution", NXP_TABLE_EXECUTION, execution_cols, N(execution_cols), sizeof(nxp_execution), 0, 0},
+	{"active_time", NXP_TABLE_ACTIVE_TIME, active_cols, N(active_cols), sizeof(nxp_active_time), 1, 1},
 };
 
 static void put_value(FILE *f, const column *c, const void *rec, int json)
@@ -144,62 +152,120 @@ static void put_value(FILE *f, const column *c, const void *rec, int json)
 	}
 }
 
+/* The NEFF's DMA queue names, distinct, comma-separated, into out; whether `name` is one. */
+static int queue_names(const nxp_neff *neff, const char *name, char *out, size_t n)
+{
+	int found = 0;
+	size_t len = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < nxp_neff_dma_queue_count(neff); i++) {
+		nxp_dma_queue_info q = {.struct_size = sizeof(q)};
+		if (nxp_neff_get_dma_queue(neff, i, &q))
+			continue;
+		found |= name && !strcmp(q.name, name);
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++) {
+			nxp_dma_queue_info r = {.struct_size = sizeof(r)};
+			seen = !nxp_neff_get_dma_queue(neff, j, &r) && !strcmp(r.name, q.name);
+		}
+		if (!seen && len < n) {
+			int w = snprintf(out + len, n - len, "%s%s", len ? ", " : "", q.name);
+			len += w > 0 ? (size_t)w : 0;
+		}
+	}
+	return found;
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--system"))
 			return cmd_dump_system(argc, argv);
-	const char *pos[2] = {NULL, NULL}, *table = NULL, *format = "csv", *queue = NULL;
-	int npos = 0, allow = 0, engine = -1;
-	int64_t from = INT64_MIN, to = INT64_MAX, pcore = -1;
+	const char *pos[2] = {NULL, NULL}, *table = NULL, *format = "csv", *queue = NULL, *engine_name = NULL;
+	const char *from_arg = NULL, *to_arg = NULL;
+	int npos = 0, allow = 0, engine = -1, from_rel = 0, to_rel = 0;
+	int64_t from = INT64_MIN, to = INT64_MAX, pcore = -1, limit = -1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--allow-mismatch")) {
 			allow = 1;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			printf("usage: %s\n", usage_text);
-			return 0;
-		} else if (a[0] == '-' && a[1] == '-') {
-			if (!v)
-				return cli_usage(usage_text);
-			i++;
-			if (!strcmp(a, "--table"))
-				table = v;
-			else if (!strcmp(a, "--format"))
-				format = v;
-			else if (!strcmp(a, "--queue"))
-				queue = v;
-			else if (!strcmp(a, "--engine")) {
-				if ((engine = nxp_engine_from_name(v)) < 0) {
-					fprintf(stderr, "nxp dump: unknown engine '%s'\n", v);
-					return 2;
-				}
-			} else if (!strcmp(a, "--from") ? cli_parse_i64(v, &from)
-				   : !strcmp(a, "--to") ? cli_parse_i64(v, &to)
-				   : !strcmp(a, "--pcore") ? cli_parse_i64(v, &pcore)
-							   : -1) {
-				fprintf(stderr, "nxp dump: bad option or value: %s %s\n", a, v);
-				return 2;
-			}
-		} else if (npos < 2) {
+			continue;
+		}
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return cli_help(usage_text);
+		if (a[0] != '-' || !a[1]) {
+			if (npos == 2)
+				return cli_bad_usage("dump", usage_text, "a NEFF and an NTFF: '%s' is a third file", a);
 			pos[npos++] = a;
-		} else {
-			return cli_usage(usage_text);
+			continue;
+		}
+		static const char *const with_value[] = {"--table", "--format", "--queue", "--engine",
+							 "--from",  "--to",     "--pcore", "--limit"};
+		size_t k = 0;
+		while (k < N(with_value) && strcmp(a, with_value[k]))
+			k++;
+		if (k == N(with_value))
+			return cli_bad_usage("dump", usage_text, "unknown option '%s'", a);
+		if (i + 1 == argc)
+			return cli_bad_usage("dump", usage_text, "%s needs a value", a);
+		const char *v = argv[++i];
+		if (!strcmp(a, "--table")) {
+			table = v;
+		} else if (!strcmp(a, "--format")) {
+			format = v;
+		} else if (!strcmp(a, "--queue")) {
+			queue = v;
+		} else if (!strcmp(a, "--engine")) {
+			engine_name = v;
+			if ((engine = nxp_engine_from_name(v)) < 0)
+				return cli_bad_usage("dump", usage_text,
+						     "unknown --engine '%s' (tensor, vector, scalar, gpsimd, sync)", v);
+		} else if (!strcmp(a, "--from")) {
+			from_arg = v;
+			if (cli_parse_time(v, &from, &from_rel))
+				return cli_bad_usage("dump", usage_text,
+						     "bad --from '%s': ns, or +N[.M] with ns, us, ms or s", v);
+		} else if (!strcmp(a, "--to")) {
+			to_arg = v;
+			if (cli_parse_time(v, &to, &to_rel))
+				return cli_bad_usage("dump", usage_text,
+						     "bad --to '%s': ns, or +N[.M] with ns, us, ms or s", v);
+		} else if (!strcmp(a, "--pcore")) {
+			if (cli_parse_i64(v, &pcore) || pcore < 0)
+				return cli_bad_usage("dump", usage_text, "bad --pcore '%s': a core index, 0 or more", v);
+		} else if (cli_parse_i64(v, &limit) || limit < 0) {
+			return cli_bad_usage("dump", usage_text, "bad --limit '%s': a number of records, 0 or more", v);
 		}
 	}
-	if (npos != 2 || !table)
-		return cli_usage(usage_text);
+	if (npos != 2)
+		return cli_bad_usage("dump", usage_text, npos ? "no NTFF given" : "no NEFF and NTFF given");
+	if (!table)
+		return cli_bad_usage("dump", usage_text, "no --table given");
 	int json = !strcmp(format, "jsonl");
 	if (!json && strcmp(format, "csv"))
-		return cli_usage(usage_text);
+		return cli_bad_usage("dump", usage_text, "unknown --format '%s' (csv, jsonl)", format);
 	size_t t = 0;
 	while (t < N(tables) && strcmp(tables[t].name, table))
 		t++;
-	if (t == N(tables)) {
-		fprintf(stderr, "nxp dump: unknown table '%s'\n", table);
-		return cli_usage(usage_text);
-	}
+	if (t == N(tables))
+		return cli_bad_usage("dump", usage_text,
+				     "unknown --table '%s' (instruction, dma, semaphore, throttle, error, execution, "
+				     "active_time)",
+				     table);
+	if (engine >= 0 && !tables[t].by_engine)
+		return cli_bad_usage("dump", usage_text,
+				     "--engine selects rows of the instruction and active_time tables, not %s", table);
+	if (queue && !tables[t].by_queue)
+		return cli_bad_usage("dump", usage_text,
+				     "--queue selects rows of the dma and active_time tables, not %s", table);
+	if (engine >= 0 && queue)
+		return cli_bad_usage("dump", usage_text,
+				     "--engine %s and --queue %s together select nothing: an active_time row is an "
+				     "engine's or a DMA queue's",
+				     engine_name, queue);
+	if (!from_rel && !to_rel && from_arg && to_arg && from >= to)
+		return cli_bad_usage("dump", usage_text, "--from %s is not before --to %s: the window is empty", from_arg,
+				     to_arg);
 
 	nxp_status st;
 	nxp_status_init(&st);
@@ -208,8 +274,31 @@ int cmd_dump(int argc, char **argv)
 	if (allow)
 		po.flags |= NXP_PROFILE_ALLOW_MISMATCH;
 	nxp_profile *p;
-	if (nxp_profile_open_path(&p, pos[0], pos[1], &po, &st))
-		return cli_error("dump", &st);
+	if (cli_open_profile("dump", &p, pos[0], pos[1], &po))
+		return 1;
+	int status = 0;
+	nxp_metadata md = {.struct_size = sizeof(md)};
+	char names[1024];
+	if (nxp_profile_get_metadata(p, &md)) {
+		nxp_profile_error(p, &st);
+		status = cli_error("dump", &st);
+	} else if (pcore >= md.num_physical_cores) {
+		status = cli_bad_usage("dump", usage_text, "--pcore %" PRId64 ": this profile has %d physical core%s (0..%d)",
+				       pcore, md.num_physical_cores, md.num_physical_cores == 1 ? "" : "s",
+				       md.num_physical_cores - 1);
+	} else if (queue && !queue_names(nxp_profile_neff(p), queue, names, sizeof(names))) {
+		status = cli_bad_usage("dump", usage_text, "--queue '%s': no such DMA queue (this NEFF has: %s)", queue,
+				       names[0] ? names : "none");
+	}
+	/* Relative times count from the trace's first timestamp. */
+	if (!status && from_rel)
+		from = md.first_hw_timestamp > INT64_MAX - from ? INT64_MAX : md.first_hw_timestamp + from;
+	if (!status && to_rel)
+		to = md.first_hw_timestamp > INT64_MAX - to ? INT64_MAX : md.first_hw_timestamp + to;
+	if (!status && from_arg && to_arg && from >= to)
+		status = cli_bad_usage("dump", usage_text,
+				       "--from %s (%" PRId64 " ns) is not before --to %s (%" PRId64 " ns): the window is empty",
+				       from_arg, from, to_arg, to);
 	nxp_cursor_options co;
 	nxp_cursor_options_init(&co);
 	co.start_ts = from;
@@ -217,10 +306,12 @@ int cmd_dump(int argc, char **argv)
 	co.engine = engine;
 	co.pcore_idx = pcore;
 	co.queue_name = queue;
-	nxp_cursor *c;
-	if (nxp_cursor_open(&c, p, tables[t].table, &co, &st)) {
+	nxp_cursor *c = NULL;
+	if (!status && nxp_cursor_open(&c, p, tables[t].table, &co, &st))
+		status = cli_error("dump", &st);
+	if (status) {
 		nxp_profile_close(p);
-		return cli_error("dump", &st);
+		return status;
 	}
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
@@ -235,8 +326,10 @@ int cmd_dump(int argc, char **argv)
 	void *recs = malloc(BATCH * rsize);
 	int rc = recs ? NXP_OK : NXP_E_NOMEM;
 	size_t got;
-	while (rc == NXP_OK) {
-		rc = nxp_cursor_next_batch(c, recs, rsize, BATCH, &got);
+	int64_t rows = 0;
+	while (rc == NXP_OK && (limit < 0 || rows < limit) && !ferror(stdout)) {
+		size_t want = limit >= 0 && limit - rows < BATCH ? (size_t)(limit - rows) : BATCH;
+		rc = nxp_cursor_next_batch(c, recs, rsize, want, &got);
 		for (size_t r = 0; r < got; r++) {
 			const void *rec = (const char *)recs + r * rsize;
 			if (json)
@@ -250,13 +343,9 @@ int cmd_dump(int argc, char **argv)
 			}
 			fputs(json ? "}\n" : "\n", stdout);
 		}
+		rows += (int64_t)got;
 	}
 	free(recs);
-	int status = 0;
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "nxp dump: write error\n");
-		status = 1;
-	}
 	if (rc < 0) {
 		nxp_cursor_error(c, &st);
 		if (!st.code) {
@@ -272,6 +361,13 @@ int cmd_dump(int argc, char **argv)
 				"nxp dump: warning: %" PRId64 " bad records and %" PRId64
 				" bad sections skipped (last at byte offset %" PRId64 ")\n",
 				cs.bad_records, cs.skipped_sections, cs.last_bad_offset);
+		/* An empty answer is legitimate; say why when a filter made it so. */
+		if (!rows && limit != 0 && (from_arg || to_arg || engine >= 0 || queue || pcore >= 0))
+			fprintf(stderr,
+				"nxp dump: note: no %s rows matched the filters (the trace spans %" PRId64 " .. %" PRId64
+				" ns; --from %" PRId64 ", --to %" PRId64 ")\n",
+				table, md.first_hw_timestamp, md.last_hw_timestamp, from == INT64_MIN ? md.first_hw_timestamp : from,
+				to == INT64_MAX ? md.last_hw_timestamp + 1 : to);
 	}
 	nxp_cursor_close(c);
 	nxp_profile_close(p);

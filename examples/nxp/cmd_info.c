@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* `nxp info FILE.neff [--json] [--verify]`: header, subgraphs, tensors, DMA
- * queues and per-engine instruction counts of a NEFF.  Public API only. */
+/* `nxp info NEFF [NTFF] [--json] [--verify] [--allow-mismatch]`: header,
+ * subgraphs, tensors, DMA queues and per-engine instruction counts of a NEFF;
+ * given its NTFF too, the trace's time span (first and last timestamps, which
+ * --from/--to of `nxp dump` take) and cores.  Public API only. */
 #include "cli.h"
 
 #include <inttypes.h>
 #include <string.h>
 
-#define USAGE "nxp info FILE.neff [--json] [--verify]"
+#define USAGE                                                                                         \
+	"nxp info NEFF [NTFF] [--json] [--verify] [--allow-mismatch]\n"                                \
+	"  the NEFF's header, subgraphs, tensors, DMA queues and instruction counts;\n"                 \
+	"  with its NTFF, also the trace's first and last timestamps (ns) and cores"
 
 static void json_kv_u64(FILE *f, const char *k, uint64_t v, int comma)
 {
@@ -26,7 +31,7 @@ static void json_kv_str(FILE *f, const char *k, const char *v, int comma)
 		putc(',', f);
 }
 
-static void print_json(const nxp_neff *neff, const nxp_neff_header *h)
+static void print_json(const nxp_neff *neff, const nxp_neff_header *h, const nxp_metadata *md)
 {
 	FILE *f = stdout;
 	char hash[65], uuid[33];
@@ -109,10 +114,20 @@ static void print_json(const nxp_neff *neff, const nxp_neff_header *h)
 		json_kv_u64(f, "instruction_count", totals[e], 0);
 		putc('}', f);
 	}
-	fputs("]}\n", f);
+	putc(']', f);
+	if (md) {
+		fputs(",\"trace\":{", f);
+		json_kv_str(f, "arch", md->arch, 1);
+		json_kv_i64(f, "num_physical_cores", md->num_physical_cores, 1);
+		json_kv_i64(f, "first_hw_timestamp", md->first_hw_timestamp, 1);
+		json_kv_i64(f, "last_hw_timestamp", md->last_hw_timestamp, 1);
+		json_kv_i64(f, "trace_count", md->trace_count, 0);
+		putc('}', f);
+	}
+	fputs("}\n", f);
 }
 
-static void print_text(const nxp_neff *neff, const nxp_neff_header *h)
+static void print_text(const nxp_neff *neff, const nxp_neff_header *h, const nxp_metadata *md)
 {
 	FILE *f = stdout;
 	char hash[65], uuid[33];
@@ -168,45 +183,85 @@ static void print_text(const nxp_neff *neff, const nxp_neff_header *h)
 	fprintf(f, "\nEngines\n");
 	for (int e = 0; e < NXP_ENGINE_COUNT; e++)
 		fprintf(f, "  %-7s %-5s %" PRIu64 " instructions\n", nxp_engine_name(e), nxp_engine_short_name(e), totals[e]);
+	if (md) {
+		char span[32];
+		cli_format_duration(md->last_hw_timestamp - md->first_hw_timestamp, span, sizeof(span));
+		fprintf(f, "\nTrace\n");
+		fprintf(f, "  arch                 %s\n", md->arch);
+		fprintf(f, "  physical cores       %" PRId32 "\n", md->num_physical_cores);
+		fprintf(f, "  first timestamp      %" PRId64 " ns\n", md->first_hw_timestamp);
+		fprintf(f, "  last timestamp       %" PRId64 " ns\n", md->last_hw_timestamp);
+		fprintf(f, "  span                 %s\n", span);
+		fprintf(f, "  notifications        %" PRId64 "\n", md->trace_count);
+	}
 }
 
 int cmd_info(int argc, char **argv)
 {
-	const char *path = NULL;
-	int json = 0, verify = 0;
+	const char *paths[2] = {NULL, NULL};
+	int npaths = 0, json = 0, verify = 0, allow = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
 			json = 1;
 		else if (!strcmp(argv[i], "--verify"))
 			verify = 1;
+		else if (!strcmp(argv[i], "--allow-mismatch"))
+			allow = 1;
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return cli_help(USAGE);
 		else if (argv[i][0] == '-' && argv[i][1])
-			return cli_usage(USAGE);
-		else if (path)
-			return cli_usage(USAGE);
+			return cli_bad_usage("info", USAGE, "unknown option '%s'", argv[i]);
+		else if (npaths == 2)
+			return cli_bad_usage("info", USAGE, "one NEFF and at most one NTFF: '%s' is a third file", argv[i]);
 		else
-			path = argv[i];
+			paths[npaths++] = argv[i];
 	}
-	if (!path)
-		return cli_usage(USAGE);
+	if (!npaths)
+		return cli_bad_usage("info", USAGE, "no NEFF given");
 	nxp_neff_options opts;
 	nxp_neff_options_init(&opts);
 	if (verify)
 		opts.flags |= NXP_NEFF_VERIFY_HASH;
 	nxp_status st;
 	nxp_status_init(&st);
-	nxp_neff *neff;
-	if (nxp_neff_open_path(&neff, path, &opts, &st))
-		return cli_error("info", &st);
-	nxp_neff_header h = {.struct_size = sizeof(h)};
-	if (nxp_neff_get_header(neff, &h)) {
-		nxp_neff_error(neff, &st);
-		nxp_neff_close(neff);
-		return cli_error("info", &st);
+	nxp_profile *p = NULL;
+	const nxp_neff *cneff;
+	nxp_neff *neff = NULL;
+	nxp_metadata md = {.struct_size = sizeof(md)};
+	if (npaths == 2) {
+		nxp_profile_options po;
+		nxp_profile_options_init(&po);
+		po.neff = &opts;
+		if (allow)
+			po.flags |= NXP_PROFILE_ALLOW_MISMATCH;
+		if (cli_open_profile("info", &p, paths[0], paths[1], &po))
+			return 1;
+		cneff = nxp_profile_neff(p);
+		if (nxp_profile_get_metadata(p, &md)) {
+			nxp_profile_error(p, &st);
+			nxp_profile_close(p);
+			return cli_error("info", &st);
+		}
+	} else {
+		int kind;
+		if (cli_check_input("info", paths[0], NXP_FILE_NEFF,
+				    " (nxp info takes the NEFF first: nxp info NEFF [NTFF])", &kind))
+			return 1;
+		if (nxp_neff_open_path(&neff, paths[0], &opts, &st))
+			return kind == NXP_FILE_UNKNOWN ? cli_error_in("info", paths[0], &st) : cli_error("info", &st);
+		cneff = neff;
 	}
-	if (json)
-		print_json(neff, &h);
-	else
-		print_text(neff, &h);
+	nxp_neff_header h = {.struct_size = sizeof(h)};
+	int status = 0;
+	if (nxp_neff_get_header(cneff, &h)) {
+		nxp_neff_error(cneff, &st);
+		status = cli_error("info", &st);
+	} else if (json) {
+		print_json(cneff, &h, p ? &md : NULL);
+	} else {
+		print_text(cneff, &h, p ? &md : NULL);
+	}
 	nxp_neff_close(neff);
-	return 0;
+	nxp_profile_close(p);
+	return status;
 }

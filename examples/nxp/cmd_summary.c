@@ -11,7 +11,10 @@
 #include <inttypes.h>
 #include <string.h>
 
-#define USAGE "nxp summary NEFF NTFF [--json] [--arch A] [--allow-mismatch]"
+#define USAGE                                                                                   \
+	"nxp summary NEFF NTFF [--json] [--arch trn1|inf2|trn2|trn3] [--allow-mismatch]\n"       \
+	"  summary metrics and the trace's first and last timestamps (text only);\n"             \
+	"  --arch: the hardware to compute MFU/HFU/MBU for (default: the one the NTFF names)"
 
 static const char *const groups[] = {"overall", "data movement", "tensor", "vector", "scalar",
 				     "sync",    "gpsimd",        "collectives", "throttling"};
@@ -39,9 +42,13 @@ static void text_value(FILE *f, const nxp_summary_field *x)
 	}
 }
 
-static void print_text(const nxp_summary *s)
+static void print_text(const nxp_summary *s, const nxp_metadata *md)
 {
 	FILE *f = stdout;
+	char span[32];
+	cli_format_duration(md->last_hw_timestamp - md->first_hw_timestamp, span, sizeof(span));
+	fprintf(f, "trace: first timestamp %" PRId64 " ns, last %" PRId64 " ns (%s)\n", md->first_hw_timestamp,
+		md->last_hw_timestamp, span);
 	nxp_hardware hw = {.struct_size = sizeof(hw)};
 	if (nxp_summary_get_hardware(s, &hw) == NXP_OK)
 		fprintf(f, "hardware: %s (peak %.2f TFLOP/s over %d physical NeuronCore%s, HBM %.0f GB/s per stack)\n",
@@ -150,38 +157,44 @@ int cmd_summary(int argc, char **argv)
 			json = 1;
 		else if (!strcmp(argv[i], "--allow-mismatch"))
 			po.flags |= NXP_PROFILE_ALLOW_MISMATCH;
-		else if (!strcmp(argv[i], "--arch") && i + 1 < argc)
+		else if (!strcmp(argv[i], "--arch")) {
+			if (i + 1 == argc)
+				return cli_bad_usage("summary", USAGE, "--arch needs a value (trn1, inf2, trn2, trn3)");
 			arch = argv[++i];
-		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: %s\n", USAGE);
-			return 0;
-		} else if (argv[i][0] == '-' || npaths == 2)
-			return cli_usage(USAGE);
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return cli_help(USAGE);
+		else if (argv[i][0] == '-' && argv[i][1])
+			return cli_bad_usage("summary", USAGE, "unknown option '%s'", argv[i]);
+		else if (npaths == 2)
+			return cli_bad_usage("summary", USAGE, "a NEFF and an NTFF: '%s' is a third file", argv[i]);
 		else
 			paths[npaths++] = argv[i];
 	}
 	if (npaths != 2)
-		return cli_usage(USAGE);
+		return cli_bad_usage("summary", USAGE, npaths ? "no NTFF given" : "no NEFF and NTFF given");
 
 	nxp_status st;
 	nxp_status_init(&st);
 	nxp_hardware hw = {.struct_size = sizeof(hw)};
-	if (arch && nxp_hardware_for_arch(arch, &hw) != NXP_OK) {
-		fprintf(stderr, "nxp summary: error: unknown --arch '%s' (known: trn1, inf2, trn2, trn3)\n", arch);
-		return 2;
-	}
+	if (arch && nxp_hardware_for_arch(arch, &hw) != NXP_OK)
+		return cli_bad_usage("summary", USAGE, "unknown --arch '%s' (known: trn1, inf2, trn2, trn3)", arch);
 	nxp_profile *p = NULL;
-	if (nxp_profile_open_path(&p, paths[0], paths[1], &po, &st))
-		return cli_error("summary", &st);
+	if (cli_open_profile("summary", &p, paths[0], paths[1], &po))
+		return 1;
+	nxp_metadata md = {.struct_size = sizeof(md)};
 	nxp_summary *s = NULL;
-	int rc = nxp_profile_summarize(p, arch ? &hw : NULL, &s, &st);
+	int rc = nxp_profile_get_metadata(p, &md);
+	if (rc)
+		nxp_profile_error(p, &st);
+	else
+		rc = nxp_profile_summarize(p, arch ? &hw : NULL, &s, &st);
 	nxp_profile_close(p);
 	if (rc)
 		return cli_error("summary", &st);
 	if (json)
 		print_json(s);
 	else
-		print_text(s);
+		print_text(s, &md);
 	nxp_summary_close(s);
-	return fflush(stdout) ? 1 : 0;
+	return 0;
 }

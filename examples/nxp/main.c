@@ -4,39 +4,74 @@
 
 #include <string.h>
 
+/* One entry per command: its name, its function, and its lines of `nxp --help`
+ * (every option; `nxp COMMAND --help` gives the same for one command). */
 static const struct {
 	const char *name;
 	int (*run)(int, char **);
 	const char *help;
 } commands[] = {
-	{"info", cmd_info, "info FILE.neff [--json] [--verify]      header, subgraphs, tensors, queues"},
-	{"synth", cmd_synth, "synth --workload W --arch A --seed N -o PREFIX   write a synthetic NEFF+NTFF"},
-	{"dump", cmd_dump, "dump NEFF NTFF --table T [--format csv|jsonl] [--from NS --to NS] [--engine E]"},
-	{"summary", cmd_summary, "summary NEFF NTFF [--json]             summary metrics"},
-	{"capture", cmd_capture, "capture DIR                             system profile / capture directory overview"},
+	{"info", cmd_info,
+	 "info NEFF [NTFF] [--json] [--verify]\n"
+	 "      header, subgraphs, tensors, DMA queues, instruction counts; with the NTFF,\n"
+	 "      also the trace's first and last timestamps"},
+	{"summary", cmd_summary,
+	 "summary NEFF NTFF [--json] [--arch trn1|inf2|trn2|trn3] [--allow-mismatch]\n"
+	 "      summary metrics (MFU, HFU, MBU, engine active time, DMA, throttling) and the\n"
+	 "      trace's first and last timestamps"},
+	{"dump", cmd_dump,
+	 "dump NEFF NTFF --table instruction|dma|semaphore|throttle|error|execution|active_time\n"
+	 "      [--format csv|jsonl] [--from T] [--to T] [--engine E] [--pcore N] [--queue NAME]\n"
+	 "      [--limit N] [--allow-mismatch]\n"
+	 "      one profile table, time-ordered; T in ns, or relative to the trace start:\n"
+	 "      +1.5ms, +200us, +10ns, +2s; --limit: at most N records\n"
+	 "  nxp dump --system DIR|ntrace.pb|trace.json[.gz] [--format csv|jsonl] [--limit N]\n"
+	 "      system-profile events (runtime, hardware, framework) in host time"},
+	{"capture", cmd_capture,
+	 "capture DIR\n"
+	 "      capture directory overview: processes, NeuronCores, device profiles, problems"},
+	{"synth", cmd_synth,
+	 "synth --workload matmul|mlp --arch trn1|inf2|trn2|trn3 --seed N -o PREFIX\n"
+	 "      [--lnc 1|2] [--instructions N] [--m M --k K --n N] [--executions E] [--compress] [--quiet]\n"
+	 "  nxp synth ... --capture DIR [--ranks R] [--force]\n"
+	 "      a synthetic NEFF+NTFF pair, or a whole synthetic capture directory"},
 };
 
 static int usage(FILE *f)
 {
-	fprintf(f, "nxp %s — read AWS Neuron profiles\nusage: nxp COMMAND ...\n", nxp_version_string());
+	fprintf(f, "nxp %s — read AWS Neuron profiles\nusage: nxp COMMAND ...  (nxp COMMAND --help: one command)\n",
+		nxp_version_string());
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  nxp %s\n", commands[i].help);
+	fputs("  nxp --version\n", f);
 	return f == stdout ? 0 : 2;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc < 2)
+	if (argc < 2) {
+		fputs("nxp: no command given\n", stderr);
 		return usage(stderr);
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
-		return usage(stdout);
-	if (!strcmp(argv[1], "--version")) {
-		printf("nxp %s\n", nxp_version_string());
-		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "nxp: unknown command '%s'\n", argv[1]);
-	return usage(stderr);
+	const char *cmd = argv[1];
+	int status;
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		status = usage(stdout);
+	} else if (!strcmp(cmd, "--version")) {
+		printf("nxp %s\n", nxp_version_string());
+		status = 0;
+	} else {
+		size_t i = 0, n = sizeof(commands) / sizeof(commands[0]);
+		while (i < n && strcmp(cmd, commands[i].name))
+			i++;
+		if (i == n) {
+			fprintf(stderr, "nxp: unknown command '%s'\n", cmd);
+			return usage(stderr);
+		}
+		status = commands[i].run(argc - 1, argv + 1);
+	}
+	/* Every command's output is checked here, once: a full disk or a closed
+	 * pipe is an error even when everything fitted in the stdio buffer. */
+	int wrote = cli_finish_stdout(cmd[0] == '-' ? "" : cmd);
+	return status ? status : wrote;
 }

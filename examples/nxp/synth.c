@@ -4,6 +4,7 @@
  * workloads themselves are in synth_workloads.c. */
 #include "synth.h"
 
+#include <errno.h>
 #include <jansson.h>
 
 #include <math.h>
@@ -554,11 +555,16 @@ static int write_neff(synth_kernel *k, const uint8_t uuid[16], const char *path,
 	if (!rc) {
 		memcpy(hash_out, h.hash, 32);
 		FILE *f = fopen(path, "wb");
-		if (!f || fwrite(mem, 1, len, f) != len) {
-			rc = kfail(k, NXP_E_IO, "synth: cannot write the NEFF file");
+		int err = 0;
+		if (!f || fwrite(mem, 1, len, f) != len)
+			err = errno ? errno : EIO;
+		if (f && fclose(f) && !err)
+			err = errno ? errno : EIO;
+		if (err) {
+			char msg[NXP_STATUS_MESSAGE_MAX];
+			snprintf(msg, sizeof(msg), "cannot write %s: %s", path, strerror(err));
+			rc = kfail(k, NXP_E_IO, msg);
 		}
-		if (f && fclose(f) && !rc)
-			rc = kfail(k, NXP_E_IO, "synth: cannot write the NEFF file");
 	}
 	free(mem);
 	return rc;
