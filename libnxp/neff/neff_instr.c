@@ -203,15 +203,21 @@ unsigned nxp_dtype_size(int dtype)
 	return dtype >= 0 && dtype < DT_COUNT ? dtypes[dtype].size : 0;
 }
 
-double nxp_adjusted_flops_multiplier(int dtype, const char *arch)
+/* The one arch rule of the FLOPs multipliers: FP8 runs at twice the BF16 rate
+ * on trn2 and trn3 (hardware.c's tables take it from here). */
+double nxp_fp8_flops_multiplier(const char *arch)
 {
-	int fp8_fast = arch && (!strcasecmp(arch, "trn2") || !strcasecmp(arch, "trn3"));
+	return arch && (!strcasecmp(arch, "trn2") || !strcasecmp(arch, "trn3")) ? 0.5 : 1.0;
+}
+
+double nxp_dtype_flops_multiplier(int dtype, double fp8_multiplier)
+{
 	switch (dtype) {
 	case DT_FP32:
 		return 4.0;
 	case DT_FP8_E4M3:
 	case DT_FP8_E5M2:
-		return fp8_fast ? 0.5 : 1.0;
+		return fp8_multiplier;
 	case DT_UINT8:
 		return 0.5;
 	case DT_MXFP8:
@@ -220,6 +226,11 @@ double nxp_adjusted_flops_multiplier(int dtype, const char *arch)
 	default: /* bf16, fp16, tf32 and everything the metrics do not single out */
 		return 1.0;
 	}
+}
+
+double nxp_adjusted_flops_multiplier(int dtype, const char *arch)
+{
+	return nxp_dtype_flops_multiplier(dtype, nxp_fp8_flops_multiplier(arch));
 }
 
 /* ---- ACTIVATE function ids ---- */

@@ -35,6 +35,11 @@ typedef struct nxp_static_instr {
  * "inf2", "trn2", "trn3"; NULL = trn1 rules): BF16/FP16/TF32 1, FP32 4, FP8 1 on
  * trn1/inf2 and 0.5 on trn2/trn3, UINT8 0.5, MXFP8/MXFP4 0.25. */
 double nxp_adjusted_flops_multiplier(int dtype, const char *arch);
+/* The one arch-dependent multiplier, FP8's (the arch rule lives only here;
+ * hardware.c's tables and the summary pass use it). */
+double nxp_fp8_flops_multiplier(const char *arch);
+/* The multiplier of `dtype` given FP8's (e.g. a caller's nxp_hardware). */
+double nxp_dtype_flops_multiplier(int dtype, double fp8_multiplier);
 
 /* Static facts of instruction `pc` of `engine` in subgraph `pcore`, or NULL if
  * there is no such instruction. */

@@ -1,44 +1,46 @@
 /* SPDX-License-Identifier: MIT */
-/* NXP_TABLE_ACTIVE_TIME: merged busy intervals per (engine, pcore) and per
- * (DMA, pcore), emitted in start order.
+/* NXP_TABLE_ACTIVE_TIME, a derived table: merged busy intervals per (engine,
+ * pcore) and per (DMA, pcore), emitted in start order.
  *
  * An instruction is busy over [start + evt_wait, end] (semaphore waits
- * excluded); a DMA packet over [start, end].  Each source merges the records
- * of its queues in start order (for DMA, a k-way merge over the pcore's DMA
- * queues).  Records arrive in start order but busy starts (start + wait) may
- * not: an interval waits in a small per-source heap until the merged stream's
- * next start passes its busy start (no later record can begin before it), so
- * intervals are merged exactly in busy-start order.  Each source keeps one
- * interval in progress and one finished; the cursor emits the finished
- * interval with the smallest start.  Memory: O(sources + instructions that
+ * excluded); a DMA packet over [start, end].  Records that fail their table's
+ * checks (ntff_priv.h, the same as the Instruction and DmaPacket cursors) are
+ * not busy and are counted as bad at their own offset.  Each source merges
+ * the records of its queues in start order (a k-way merge over the pcore's
+ * queues of the engine, or of DMA); the busy-interval engine
+ * (common/intervals.h) holds a busy span until the merged stream's next start
+ * passes its busy start (no later record can begin before it) and merges the
+ * spans into runs.  Each source keeps one finished run; the cursor emits the
+ * finished run with the smallest start.  Memory: O(sources + instructions that
  * overlap the current time), never O(trace). */
+#include "intervals.h"
 #include "ntff_priv.h"
 #include "status.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct ival {
-	uint64_t b, e;
-} ival;
-
 typedef struct at_source {
 	ntff_merge m;
-	ival *ih; /* busy intervals read but not yet merged, a min-heap by start */
-	size_t ni, capi;
-	int32_t engine; /* nxp_engine, -1 = DMA */
+	nxp_reorder reorder; /* busy spans read but not yet merged */
+	nxp_runs runs;       /* the run in progress */
+	int32_t engine;      /* nxp_engine, -1 = DMA */
 	int64_t pcore;
-	int has_cur, has_pend, done;
-	uint64_t cs, ce; /* interval in progress (ticks) */
-	uint64_t ps, pe; /* finished interval */
+	int has_pend, done;
+	nxp_span pend;       /* finished run (ticks) */
 } at_source;
 
-struct ntff_active_time {
+typedef struct active_time {
 	at_source *src;
 	size_t n;
-};
+} active_time;
 
-static at_source *source_for(struct ntff_active_time *at, int32_t engine, int64_t pcore)
+static int32_t engine_of(const ntff_queue *q)
+{
+	return q->kind == NXP_QUEUE_DMA ? -1 : q->engine;
+}
+
+static at_source *source_for(active_time *at, int32_t engine, int64_t pcore)
 {
 	for (size_t i = 0; i < at->n; i++)
 		if (at->src[i].engine == engine && at->src[i].pcore == pcore)
@@ -46,41 +48,54 @@ static at_source *source_for(struct ntff_active_time *at, int32_t engine, int64_
 	return NULL;
 }
 
-int ntff_at_open(nxp_cursor *c)
+static void at_close(void *state)
 {
-	struct ntff_active_time *at = calloc(1, sizeof(*at));
+	active_time *at = state;
+	if (!at)
+		return;
+	for (size_t i = 0; i < at->n; i++) {
+		ntff_merge_free(&at->src[i].m);
+		nxp_reorder_free(&at->src[i].reorder);
+	}
+	free(at->src);
+	free(at);
+}
+
+static int at_open(void **state, ntff_scan *s)
+{
+	active_time *at = calloc(1, sizeof(*at));
 	if (!at)
 		return NXP_E_NOMEM;
-	c->at = at;
-	at->src = calloc(c->nqr ? c->nqr : 1, sizeof(*at->src));
+	*state = at;
+	at->src = calloc(s->nqr ? s->nqr : 1, sizeof(*at->src));
 	if (!at->src)
 		return NXP_E_NOMEM;
 	/* one source per (engine, pcore); sources sorted by pcore then engine (DMA last) */
-	for (size_t i = 0; i < c->nqr; i++) {
-		const ntff_queue *q = c->qr[i].q;
-		int32_t e = q->kind == NXP_QUEUE_DMA ? -1 : q->engine;
-		if (!source_for(at, e, q->pcore)) {
-			at_source *s = &at->src[at->n++];
-			s->engine = e;
-			s->pcore = q->pcore;
+	for (size_t i = 0; i < s->nqr; i++) {
+		const ntff_queue *q = s->qr[i].q;
+		if (!source_for(at, engine_of(q), q->pcore)) {
+			at_source *src = &at->src[at->n++];
+			src->engine = engine_of(q);
+			src->pcore = q->pcore;
+			nxp_reorder_init(&src->reorder, 0);
 		}
 	}
 	for (size_t i = 1; i < at->n; i++) { /* insertion sort: few sources */
-		at_source s = at->src[i];
+		at_source x = at->src[i];
 		size_t j = i;
-		uint32_t ks = (uint32_t)s.engine; /* -1 sorts last */
-		while (j > 0 && (at->src[j - 1].pcore > s.pcore ||
-				 (at->src[j - 1].pcore == s.pcore && (uint32_t)at->src[j - 1].engine > ks))) {
+		uint32_t kx = (uint32_t)x.engine; /* -1 sorts last */
+		while (j > 0 && (at->src[j - 1].pcore > x.pcore ||
+				 (at->src[j - 1].pcore == x.pcore && (uint32_t)at->src[j - 1].engine > kx))) {
 			at->src[j] = at->src[j - 1];
 			j--;
 		}
-		at->src[j] = s;
+		at->src[j] = x;
 	}
 	for (size_t i = 0; i < at->n; i++) {
 		size_t k = 0;
-		for (size_t j = 0; j < c->nqr; j++) {
-			const ntff_queue *q = c->qr[j].q;
-			k += (q->kind == NXP_QUEUE_DMA ? -1 : q->engine) == at->src[i].engine && q->pcore == at->src[i].pcore;
+		for (size_t j = 0; j < s->nqr; j++) {
+			const ntff_queue *q = s->qr[j].q;
+			k += engine_of(q) == at->src[i].engine && q->pcore == at->src[i].pcore;
 		}
 		if (ntff_merge_init(&at->src[i].m, k))
 			return NXP_E_NOMEM;
@@ -88,199 +103,141 @@ int ntff_at_open(nxp_cursor *c)
 	return NXP_OK;
 }
 
-void ntff_at_reset(nxp_cursor *c)
+static void at_reset(void *state, ntff_scan *s)
 {
-	struct ntff_active_time *at = c->at;
+	active_time *at = state;
 	for (size_t i = 0; i < at->n; i++) {
-		at_source *s = &at->src[i];
-		s->m.n = 0;
-		s->ni = 0;
-		s->has_cur = s->has_pend = s->done = 0;
+		at_source *src = &at->src[i];
+		src->m.n = 0;
+		nxp_reorder_clear(&src->reorder);
+		src->runs.open = 0;
+		src->has_pend = src->done = 0;
 	}
-	for (size_t j = 0; j < c->nqr; j++) {
-		ntff_qreader *qr = &c->qr[j];
-		if (qr->done)
-			continue;
-		at_source *s = source_for(at, qr->q->kind == NXP_QUEUE_DMA ? -1 : qr->q->engine, qr->q->pcore);
-		ntff_merge_push(&s->m, qr);
+	for (size_t j = 0; j < s->nqr; j++) {
+		ntff_qreader *qr = &s->qr[j];
+		if (!qr->done)
+			ntff_merge_push(&source_for(at, engine_of(qr->q), qr->q->pcore)->m, qr);
 	}
-	c->m.n = 0; /* the cursor's own merge is unused for this table */
 }
 
-static int ih_push(at_source *s, uint64_t b, uint64_t e)
+/* The busy span of the source's next record: 1 and [*lo, *hi) when it is
+ * busy; 0 when it is all wait or bad (counted). */
+static int busy_of(ntff_scan *s, const at_source *src, const ntff_qreader *qr, int64_t *lo, int64_t *hi)
 {
-	if (s->ni == s->capi) {
-		size_t cap = s->capi ? s->capi * 2 : 16;
-		ival *p = realloc(s->ih, cap * sizeof(*p));
-		if (!p)
-			return NXP_E_NOMEM;
-		s->ih = p;
-		s->capi = cap;
-	}
-	size_t i = s->ni++;
-	while (i > 0 && s->ih[(i - 1) / 2].b > b) {
-		s->ih[i] = s->ih[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	s->ih[i] = (ival){b, e};
-	return NXP_OK;
-}
-
-static ival ih_pop(at_source *s)
-{
-	ival top = s->ih[0], x = s->ih[--s->ni];
-	size_t i = 0, n = s->ni;
-	for (;;) {
-		size_t l = 2 * i + 1;
-		if (l >= n)
-			break;
-		size_t c = (l + 1 < n && s->ih[l + 1].b < s->ih[l].b) ? l + 1 : l;
-		if (s->ih[c].b >= x.b)
-			break;
-		s->ih[i] = s->ih[c];
-		i = c;
-	}
-	if (n)
-		s->ih[i] = x;
-	return top;
-}
-
-/* Merge one interval (in busy-start order) into the one in progress. */
-static void merge_step(at_source *s, ival v)
-{
-	if (!s->has_cur) {
-		s->cs = v.b;
-		s->ce = v.e;
-		s->has_cur = 1;
-	} else if (v.b <= s->ce) { /* overlapping or touching */
-		if (v.e > s->ce)
-			s->ce = v.e;
+	uint64_t start, wait = 0, end;
+	if (src->engine >= 0) {
+		nxp_ntff_instruction_note n;
+		ntff_decode_instruction(qr->rec, &n);
+		if (!ntff_instruction_ok(&n))
+			goto bad;
+		start = n.start_tick;
+		end = n.end_tick;
+		wait = n.wait_ticks;
 	} else {
-		s->ps = s->cs;
-		s->pe = s->ce;
-		s->has_pend = 1;
-		s->cs = v.b;
-		s->ce = v.e;
+		nxp_ntff_dma_note n;
+		ntff_decode_dma(qr->rec, &n);
+		if (!ntff_dma_ok(s->p, &n))
+			goto bad;
+		start = n.start_tick;
+		end = n.end_tick;
 	}
+	/* checked: start <= end <= INT64_MAX */
+	*hi = (int64_t)end;
+	return nxp_busy_span((int64_t)start, (int64_t)wait, (int64_t)end, lo);
+bad:
+	ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
+	return 0;
 }
 
-/* Produce the source's next finished interval (s->has_pend), or mark it done. */
-static int pull(nxp_cursor *c, at_source *s)
+/* Produce the source's next finished run (src->has_pend), or mark it done. */
+static int pull(ntff_scan *s, at_source *src)
 {
-	while (!s->has_pend && !s->done) {
-		ntff_qreader *qr = ntff_merge_top(&s->m);
-		int eos = !qr || qr->key >= c->to_tick;
-		uint64_t limit = eos ? UINT64_MAX : qr->key; /* every later busy start is >= limit */
-		while (s->ni && s->ih[0].b <= limit && !s->has_pend)
-			merge_step(s, ih_pop(s));
-		if (s->has_pend)
+	nxp_span v;
+	while (!src->has_pend && !src->done) {
+		ntff_qreader *qr = ntff_merge_top(&src->m);
+		int eos = !qr || qr->key >= s->to_tick;
+		int64_t limit = eos ? INT64_MAX : (int64_t)qr->key; /* every later busy start is >= limit */
+		while (!src->has_pend && nxp_reorder_pop(&src->reorder, limit, &v))
+			src->has_pend = nxp_runs_add(&src->runs, v.lo, v.hi, &src->pend);
+		if (src->has_pend)
 			break;
 		if (eos) {
-			if (s->has_cur) {
-				s->ps = s->cs;
-				s->pe = s->ce;
-				s->has_pend = 1;
-				s->has_cur = 0;
-			}
-			s->done = 1;
+			src->has_pend = nxp_runs_flush(&src->runs, &src->pend);
+			src->done = 1;
 			break;
 		}
-		uint64_t b, e;
-		int ok;
-		if (s->engine >= 0) {
-			nxp_ntff_instruction_note n;
-			ntff_decode_instruction(qr->rec, &n);
-			ok = n.end_tick >= n.start_tick && n.end_tick <= (uint64_t)INT64_MAX;
-			b = n.start_tick + n.wait_ticks;
-			e = n.end_tick;
-		} else {
-			nxp_ntff_dma_note n;
-			ntff_decode_dma(qr->rec, &n);
-			ok = n.end_tick >= n.start_tick && n.end_tick <= (uint64_t)INT64_MAX;
-			b = n.start_tick;
-			e = n.end_tick;
+		int64_t lo, hi;
+		if (busy_of(s, src, qr, &lo, &hi)) {
+			nxp_span sp = {lo, hi, {0, 0}};
+			if (nxp_reorder_push(&src->reorder, &sp, &v) < 0)
+				return ntff_scan_fail(s, NXP_E_NOMEM);
 		}
-		if (!ok)
-			ntff_cursor_bad(c, 0, qr->payload_off);
-		else if (b < e && ih_push(s, b, e)) /* an all-wait instruction is not busy at all */
-			return ntff_cursor_fail(c, NXP_E_NOMEM);
-		int rc = ntff_merge_advance_top(c, &s->m);
+		int rc = ntff_merge_advance_top(s, &src->m);
 		if (rc < 0)
 			return rc;
 	}
 	return NXP_OK;
 }
 
-/* The source with the earliest finished interval, or NULL. */
-static at_source *earliest(nxp_cursor *c, int *rc)
+/* The source with the earliest finished run, or NULL. */
+static at_source *earliest(active_time *at, ntff_scan *s, int *rc)
 {
-	struct ntff_active_time *at = c->at;
 	at_source *best = NULL;
 	*rc = NXP_OK;
 	for (size_t i = 0; i < at->n; i++) {
-		at_source *s = &at->src[i];
-		if ((*rc = pull(c, s)) < 0)
+		at_source *src = &at->src[i];
+		if ((*rc = pull(s, src)) < 0)
 			return NULL;
-		if (s->has_pend && (!best || s->ps < best->ps))
-			best = s;
+		if (src->has_pend && (!best || src->pend.lo < best->pend.lo))
+			best = src;
 	}
 	return best;
 }
 
-int ntff_at_next(nxp_cursor *c, nxp_active_time *r)
+static int at_next(void *state, ntff_scan *s, void *out)
 {
+	active_time *at = state;
+	nxp_active_time *r = out;
 	int rc;
-	at_source *s;
-	/* A time window clips the intervals (a busy interval can start after the
+	at_source *src;
+	/* A time window clips the runs (a busy interval can start after the
 	 * window that holds its instruction's start, once the wait is excluded);
 	 * what the clip leaves empty is not returned. */
 	uint64_t b, e;
 	for (;;) {
-		s = earliest(c, &rc);
+		src = earliest(at, s, &rc);
 		if (rc < 0)
 			return rc;
-		if (!s)
+		if (!src)
 			return NXP_END;
-		b = s->ps > c->from_tick ? s->ps : c->from_tick;
-		e = s->pe < c->to_tick ? s->pe : c->to_tick;
+		b = (uint64_t)src->pend.lo > s->from_tick ? (uint64_t)src->pend.lo : s->from_tick;
+		e = (uint64_t)src->pend.hi < s->to_tick ? (uint64_t)src->pend.hi : s->to_tick;
 		if (b < e)
 			break;
-		s->has_pend = 0;
+		src->has_pend = 0;
 	}
-	uint64_t tpn = (uint64_t)c->p->hdr.ticks_per_nanosec;
+	uint64_t tpn = (uint64_t)s->p->hdr.ticks_per_nanosec;
 	r->struct_size = sizeof(*r);
 	r->start_ts = (int64_t)(b / tpn);
 	r->end_ts = (int64_t)(e / tpn);
 	r->duration_ns = r->end_ts - r->start_ts;
-	r->engine_id = s->engine;
-	r->engine = s->engine >= 0 ? nxp_engine_name(s->engine) : "dma";
+	r->engine_id = src->engine;
+	r->engine = src->engine >= 0 ? nxp_engine_name(src->engine) : "dma";
 	if (!r->engine)
 		r->engine = "unknown";
-	r->pcore_idx = s->pcore;
-	s->has_pend = 0;
+	r->pcore_idx = src->pcore;
+	src->has_pend = 0;
 	return NXP_OK;
 }
 
-int64_t ntff_at_position(nxp_cursor *c)
+static int64_t at_position(void *state, ntff_scan *s)
 {
 	int rc;
-	at_source *s = earliest(c, &rc);
-	if (rc < 0 || !s)
+	at_source *src = earliest(state, s, &rc);
+	if (rc < 0 || !src)
 		return INT64_MAX;
-	uint64_t b = s->ps > c->from_tick ? s->ps : c->from_tick; /* the clip of ntff_at_next */
-	return (int64_t)(b / (uint64_t)c->p->hdr.ticks_per_nanosec);
+	uint64_t b = (uint64_t)src->pend.lo > s->from_tick ? (uint64_t)src->pend.lo : s->from_tick; /* at_next's clip */
+	return (int64_t)(b / (uint64_t)s->p->hdr.ticks_per_nanosec);
 }
 
-void ntff_at_free(nxp_cursor *c)
-{
-	struct ntff_active_time *at = c->at;
-	if (!at)
-		return;
-	for (size_t i = 0; i < at->n; i++) {
-		ntff_merge_free(&at->src[i].m);
-		free(at->src[i].ih);
-	}
-	free(at->src);
-	free(at);
-	c->at = NULL;
-}
+const ntff_derived_ops ntff_active_time_ops = {at_open, at_reset, at_next, at_position, at_close};

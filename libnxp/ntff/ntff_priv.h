@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Private interface of the profile module (profile.c, cursor.c,
- * active_time.c, ntff_writer.c). */
+/* Private interface of the NTFF module (libnxp/ntff/): the profile, the read
+ * path (described below, where it begins) and the writer's test hook. */
 #ifndef NXP_PROFILE_PRIV_H
 #define NXP_PROFILE_PRIV_H
 
@@ -69,55 +69,107 @@ static inline const char *ntff_str(const nxp_profile *p, uint64_t ref)
 	return ref < p->strtab_len ? p->strtab + ref : NULL;
 }
 
-/* Reads one queue's sections one at a time into reusable buffers. */
+/* ==== The read path ========================================================
+ *
+ *   profile_open.c  nxp_profile: index (or a walk), STRTAB, QUEUES, META, the
+ *                   Metadata; its TPB fields come from an ntff_scan + ntff_merge
+ *                   over the TPB queues (no cursor).
+ *   queue_reader.c  ntff_scan, ntff_qreader: the selected queues' DATA sections,
+ *                   one loaded per queue (mapped, or read into one arena),
+ *                   checked, inflated; a queue's keys must not go back; seek
+ *                   through the index.  Counts bad sections and records.
+ *   merge.c         ntff_merge: k-way heap merge of readers by (key, queue id);
+ *                   ntff_iter: scan + merge + a table = that table's records in
+ *                   time order, raw (the internal iteration, see below).
+ *   records.c       ntff_table: one descriptor per public table — the queue
+ *                   kind it reads, which queues the options select, the record
+ *                   check, the fill of the public struct.  A new table is one
+ *                   descriptor (and, for a table derived from others, its body).
+ *   cursor.c        the public nxp_cursor_*: an ntff_iter and the descriptor's
+ *                   fill, or a derived table's body (ntff_derived_ops).
+ *   active_time.c   ActiveTime, a derived table: a scan, one merge per (engine,
+ *                   pcore) and the busy-interval engine (common/intervals.h).
+ *
+ * Uses: cursor.c -> merge.c, records.c (and active_time.c only through its
+ * descriptor); active_time.c -> queue_reader.c, merge.c, the record checks;
+ * profile_open.c -> queue_reader.c, merge.c; merge.c -> queue_reader.c.
+ * Nothing uses cursor.c's struct, and nothing here includes the summary.
+ * ========================================================================== */
+
+typedef struct ntff_scan ntff_scan;
+
+/* One queue's reader: the current record of its loaded section. */
 typedef struct ntff_qreader {
 	const ntff_queue *q;
-	uint32_t qid;
+	uint32_t qid;          /* queue id (index in the profile's queue table) */
 	size_t sec;            /* current section index in q->secs */
-	const uint8_t *rec;    /* current record */
+	const uint8_t *rec;    /* current record (raw bytes, layout version 1) */
 	const uint8_t *end;    /* end of the current section's records */
 	const uint8_t *base;   /* first record of the current section */
-	size_t rsize;
+	size_t rsize;          /* record size declared by the section (>= the layout's) */
 	uint64_t key;          /* key (start tick) of *rec */
 	uint64_t last_key;     /* last key accepted on this queue */
 	uint64_t payload_off;  /* file offset of the section payload */
 	int done;
-	uint8_t *buf, *raw;   /* buf points into the cursor's arena unless own_buf */
+	uint8_t *buf, *raw;   /* buf points into the scan's arena unless own_buf */
 	size_t cap, rawcap;
 	int own_buf;
 } ntff_qreader;
 
+/* The readers of the queues one consumer selected, its time window, and the
+ * counters reading updates.  Consumers: the cursor, ActiveTime, profile open,
+ * a columnar reader. */
+struct ntff_scan {
+	nxp_profile *p;
+	ntff_qreader *qr;
+	size_t nqr;
+	uint8_t *arena;           /* the readers' section buffers, one allocation (file sources) */
+	uint64_t from_tick, to_tick; /* [from, to): records at or after to_tick end the scan */
+	int64_t next_id;          /* row number of the current record in merged order (bad ones count) */
+	nxp_cursor_stats stats;   /* records, bad_records, skipped_sections, bytes_read, last_bad_offset, unknown_pcs */
+	nxp_status err;
+	int failed;               /* err holds an error that ends the scan */
+};
+
+typedef int (*ntff_queue_filter)(const ntff_queue *q, const void *arg);
+
+/* Readers for every queue `want` accepts, window [from, to); not positioned
+ * (call ntff_scan_seek).  NXP_E_NOMEM (nothing to close on failure). */
+int ntff_scan_open(ntff_scan *s, nxp_profile *p, ntff_queue_filter want, const void *arg, uint64_t from_tick,
+		   uint64_t to_tick);
+void ntff_scan_close(ntff_scan *s);
+/* Position every reader at its first in-order record with key >= tick;
+ * next_id = the number of records before them.  0 or a negative error. */
+int ntff_scan_seek(ntff_scan *s, uint64_t tick);
+/* Count a bad record (section = 0) or section at `offset`. */
+void ntff_scan_bad(ntff_scan *s, int section, uint64_t offset);
+/* End the scan with `code` (the message is nxp_strerror's). Returns code. */
+int ntff_scan_fail(ntff_scan *s, int code);
+
+/* Move to the queue's next in-order record (loading sections): 0 or a
+ * negative error; qr->done at the end of the queue. */
+int ntff_qreader_advance(ntff_scan *s, ntff_qreader *qr);
+/* Byte offset of the reader's current record (its section's header offset
+ * inside a compressed section), for last_bad_offset. */
+static inline uint64_t ntff_qreader_offset(const ntff_qreader *qr)
+{
+	return qr->payload_off == qr->q->secs[qr->sec].offset ? qr->payload_off
+							      : qr->payload_off + (uint64_t)(qr->rec - qr->base);
+}
+/* A queue's next key is accepted when it does not go back in time and is a
+ * valid int64 time. */
+static inline int ntff_key_in_order(const ntff_qreader *qr, uint64_t k)
+{
+	return k >= qr->last_key && k <= (uint64_t)INT64_MAX;
+}
+
+/* ---- merge (merge.c) ---- */
 /* Binary heap over queue readers, ordered by (key, qid). */
 typedef struct ntff_merge {
 	ntff_qreader **heap;
 	size_t n;
 } ntff_merge;
 
-struct ntff_active_time;
-
-/* Internal table of the TPB queue (profile open reads it for Metadata). */
-#define NTFF_TABLE_TPB 100
-
-struct nxp_cursor {
-	nxp_profile *p;
-	int table;
-	nxp_cursor_options opts;
-	char *queue_name;
-	uint64_t from_tick, to_tick; /* [from, to) */
-	ntff_qreader *qr;
-	size_t nqr;
-	ntff_merge m;
-	int64_t next_id;
-	nxp_cursor_stats stats;
-	nxp_status err;
-	int failed;
-	struct ntff_active_time *at;
-	uint8_t *arena;   /* the readers' section buffers, one allocation (file sources) */
-};
-
-/* Queue readers and merges (cursor.c). */
-int ntff_qreader_seek(nxp_cursor *c, ntff_qreader *qr, uint64_t tick, int64_t *before);
-int ntff_qreader_advance(nxp_cursor *c, ntff_qreader *qr);
 int ntff_merge_init(ntff_merge *m, size_t cap);
 void ntff_merge_free(ntff_merge *m);
 void ntff_merge_push(ntff_merge *m, ntff_qreader *qr);
@@ -125,18 +177,159 @@ static inline ntff_qreader *ntff_merge_top(const ntff_merge *m)
 {
 	return m->n ? m->heap[0] : NULL;
 }
-/* Advance the top reader and restore heap order. */
-int ntff_merge_advance_top(nxp_cursor *c, ntff_merge *m);
-/* Count a bad record/section at `offset`. */
-void ntff_cursor_bad(nxp_cursor *c, int section, uint64_t offset);
-int ntff_cursor_fail(nxp_cursor *c, int code);
+/* Restore heap order after the top's key grew. */
+void ntff_merge_sift_top(ntff_merge *m);
+/* The top reader's next record through its reader (sections, bad keys). */
+int ntff_merge_advance_slow(ntff_scan *s, ntff_merge *m);
+/* Advance the top reader and restore heap order: 0 or a negative error. */
+static inline int ntff_merge_advance_top(ntff_scan *s, ntff_merge *m)
+{
+	ntff_qreader *qr = m->heap[0];
+	const uint8_t *next = qr->rec + qr->rsize;
+	uint64_t k;
+	if (next < qr->end && ntff_key_in_order(qr, k = ntff_record_key(next))) {
+		/* the common case: the next record of the loaded section, in order */
+		qr->rec = next;
+		qr->key = qr->last_key = k;
+		ntff_merge_sift_top(m);
+		return NXP_OK;
+	}
+	return ntff_merge_advance_slow(s, m);
+}
 
-/* Active time (active_time.c). */
-int ntff_at_open(nxp_cursor *c);
-void ntff_at_reset(nxp_cursor *c);
-int ntff_at_next(nxp_cursor *c, nxp_active_time *out);
-int64_t ntff_at_position(nxp_cursor *c);
-void ntff_at_free(nxp_cursor *c);
+/* ---- record checks: the one place -------------------------------------------
+ * What makes a decoded record bad (skipped and counted).  Every reader of a
+ * record — its table's fill, ActiveTime, a columnar reader — uses these. */
+static inline int ntff_span_ok(uint64_t start, uint64_t end)
+{
+	return end >= start && end <= (uint64_t)INT64_MAX;
+}
+static inline int ntff_instruction_ok(const nxp_ntff_instruction_note *n)
+{
+	return ntff_span_ok(n->start_tick, n->end_tick);
+}
+static inline int ntff_dma_ok(const nxp_profile *p, const nxp_ntff_dma_note *n)
+{
+	return ntff_span_ok(n->start_tick, n->end_tick) && ntff_str(p, n->variable) && n->source <= NXP_MEMORY_HBM &&
+	       n->dest <= NXP_MEMORY_HBM;
+}
+static inline int ntff_semaphore_ok(const nxp_ntff_semaphore_note *n)
+{
+	return n->update_source < NXP_ENGINE_COUNT && n->operation <= 3 && n->trigger_complete <= 1;
+}
+static inline int ntff_throttle_ok(const nxp_profile *p, const nxp_ntff_throttle_note *n)
+{
+	return ntff_str(p, n->type) && n->duration_ticks <= (uint64_t)INT64_MAX;
+}
+static inline int ntff_error_ok(const nxp_profile *p, const nxp_ntff_error_note *n)
+{
+	return ntff_str(p, n->description) && n->type <= 2;
+}
+static inline int ntff_execution_ok(const nxp_profile *p, const nxp_ntff_execution_note *n)
+{
+	return ntff_str(p, n->neff_name) && ntff_span_ok(n->start_tick, n->end_tick);
+}
+
+/* ---- tables (records.c) ---- */
+enum { NTFF_BAD = 2 }; /* a fill's result: the record failed its checks (not NXP_END) */
+
+/* The body of a table derived from other queues' records (ActiveTime). */
+typedef struct ntff_derived_ops {
+	int (*open)(void **state, ntff_scan *s);     /* after ntff_scan_open: NXP_E_NOMEM */
+	void (*reset)(void *state, ntff_scan *s);    /* after every ntff_scan_seek */
+	int (*next)(void *state, ntff_scan *s, void *out);  /* 0, NXP_END, or a negative error */
+	int64_t (*position)(void *state, ntff_scan *s); /* ns, INT64_MAX at the end */
+	void (*close)(void *state);
+} ntff_derived_ops;
+
+typedef struct ntff_table {
+	int table;           /* NXP_TABLE_* */
+	unsigned queue_kind; /* the nxp_queue_kind it reads; 0 for a derived table */
+	size_t struct_size;  /* sizeof its public record */
+	/* Whether the cursor options select queue q (the pcore filter is common). */
+	int (*selects)(const ntff_queue *q, const nxp_cursor_options *o);
+	/* 1 when the record passes its checks (the ntff_*_ok function above). */
+	int (*check)(const nxp_profile *p, const uint8_t *rec);
+	/* Decode, check and fill the public struct, every field (id = s->next_id):
+	 * NXP_OK, NTFF_BAD, or a negative error already recorded by ntff_scan_fail. */
+	int (*fill)(ntff_scan *s, const ntff_queue *q, const uint8_t *rec, void *out);
+	const ntff_derived_ops *derived; /* derived tables: their body; else NULL */
+} ntff_table;
+
+/* The descriptor of a public table, NULL for an unknown table number. */
+const ntff_table *ntff_table_get(int table);
+/* Whether the options select q for table t (pcore, then t->selects). */
+int ntff_table_selects(const ntff_table *t, const ntff_queue *q, const nxp_cursor_options *o);
+
+/* ActiveTime's body (active_time.c). */
+extern const ntff_derived_ops ntff_active_time_ops;
+
+/* ---- the internal iteration (merge.c) -----------------------------------------
+ * A table's records in time order (key, then queue id), as (queue, raw record)
+ * pairs, without filling the public struct and without the NEFF join — the
+ * cursor's core, and what a columnar reader builds record batches from:
+ *
+ *     ntff_iter it;
+ *     nxp_cursor_options o; nxp_cursor_options_init(&o);   // selection
+ *     rc = ntff_iter_open(&it, p, ntff_table_get(NXP_TABLE_DMA_PACKET), &o, 0, UINT64_MAX);
+ *     rc = ntff_iter_seek(&it, 0);
+ *     ntff_rec r;
+ *     while ((rc = ntff_iter_next(&it, &r)) == NXP_OK)
+ *             ... r.q (queue: pcore, engine, names, NEFF queue/stream if wanted),
+ *                 r.rec (decode with ntff_decode_*), r.id ...
+ *     // rc == NXP_END, or a negative error (it.s.err); it.s.stats has the counts
+ *     ntff_iter_close(&it);
+ *
+ * ntff_iter_next checks each record (t->check) and skips and counts bad ones.
+ * Faster, per run: ntff_iter_run gives the top queue's next records that come
+ * before every other queue's (contiguous raw bytes, n records of r.rsize
+ * bytes, ids r.id ..); the caller checks them itself (t->check, counting a bad
+ * one with ntff_scan_bad(&it.s, 0, ntff_iter_run_offset(&it, i))) and then
+ * calls ntff_iter_skip(&it, n) — or simply calls ntff_iter_run again, which
+ * moves past the whole previous run first.  Derived tables (t->derived) are not iterated.
+ * Raw records stay valid until the next call that moves the iteration. */
+typedef struct ntff_iter {
+	ntff_scan s;
+	ntff_merge m;
+	const ntff_table *t;
+	size_t pending; /* records ntff_iter_next returned that are still the top */
+} ntff_iter;
+
+typedef struct ntff_rec {
+	const ntff_queue *q;
+	uint32_t qid;
+	const uint8_t *rec; /* first record */
+	size_t rsize;       /* bytes from one record to the next */
+	size_t n;           /* records (ntff_iter_run; 1 for ntff_iter_next) */
+	int64_t id;         /* row id of the first */
+} ntff_rec;
+
+/* NXP_E_INVAL for a derived table, NXP_E_NOMEM; nothing to close on failure. */
+int ntff_iter_open(ntff_iter *it, nxp_profile *p, const ntff_table *t, const nxp_cursor_options *o, uint64_t from_tick,
+		   uint64_t to_tick);
+void ntff_iter_close(ntff_iter *it);
+/* Position at the first record with key >= tick (and >= the window's start). */
+int ntff_iter_seek(ntff_iter *it, uint64_t tick);
+/* The reader holding the next record (checks not applied), NULL at the end. */
+static inline ntff_qreader *ntff_iter_peek(const ntff_iter *it)
+{
+	ntff_qreader *qr = ntff_merge_top(&it->m);
+	return qr && qr->key < it->s.to_tick ? qr : NULL;
+}
+/* Move past the peeked record (counted in next_id whatever it was). */
+static inline int ntff_iter_step(ntff_iter *it)
+{
+	it->s.next_id++;
+	return ntff_merge_advance_top(&it->s, &it->m);
+}
+/* The next record that passes its checks: NXP_OK, NXP_END or a negative error. */
+int ntff_iter_next(ntff_iter *it, ntff_rec *out);
+/* The next run (see above; checks not applied): NXP_OK, NXP_END. */
+int ntff_iter_run(ntff_iter *it, ntff_rec *out);
+/* Offset of record i of the current run, for ntff_scan_bad. */
+uint64_t ntff_iter_run_offset(const ntff_iter *it, size_t i);
+/* Move past the first n records of the current run (n <= its length). */
+int ntff_iter_skip(ntff_iter *it, size_t n);
 
 /* Writer test hook: accept out-of-order and invalid notes (to make bad files). */
 void ntff_writer_set_unchecked(nxp_ntff_writer *w, int on);

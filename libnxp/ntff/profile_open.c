@@ -443,6 +443,12 @@ static int64_t ns_of(const nxp_profile *p, uint64_t tick)
 	return (int64_t)(tick / (uint64_t)p->hdr.ticks_per_nanosec);
 }
 
+static int is_tpb_queue(const ntff_queue *q, const void *arg)
+{
+	(void)arg;
+	return q->kind == NXP_QUEUE_TPB;
+}
+
 static int fill_metadata(nxp_profile *p, nxp_status *st)
 {
 	nxp_metadata *m = &p->meta;
@@ -480,26 +486,37 @@ static int fill_metadata(nxp_profile *p, nxp_status *st)
 	m->tpb_start_ts = INT64_MIN;
 	m->tpb_stop_ts = INT64_MIN;
 
-	/* TPB start/stop: a small queue, read through an internal cursor. */
-	nxp_cursor *c;
-	int rc = nxp_cursor_open(&c, p, NTFF_TABLE_TPB, NULL, st);
-	if (rc)
-		return rc;
+	/* TPB start/stop: a small queue, read like any other (queue readers and
+	 * a merge); its damage is counted, not fatal. */
+	ntff_scan sc;
+	ntff_merge mg = {0};
+	int rc = ntff_scan_open(&sc, p, is_tpb_queue, NULL, 0, UINT64_MAX);
+	if (!rc)
+		rc = ntff_merge_init(&mg, sc.nqr);
+	if (rc) {
+		ntff_scan_close(&sc);
+		ntff_merge_free(&mg);
+		return nxp_fail(st, rc, -1, "out of memory");
+	}
+	rc = ntff_scan_seek(&sc, 0);
+	for (size_t i = 0; rc >= 0 && i < sc.nqr; i++)
+		if (!sc.qr[i].done)
+			ntff_merge_push(&mg, &sc.qr[i]);
 	ntff_qreader *qr;
-	while ((qr = ntff_merge_top(&c->m)) != NULL) {
+	while (rc >= 0 && (qr = ntff_merge_top(&mg)) != NULL) {
 		nxp_ntff_tpb_note n;
 		ntff_decode_tpb(qr->rec, &n);
 		if (n.is_stop == 0 && m->tpb_start_ts == INT64_MIN)
 			m->tpb_start_ts = ns_of(p, n.tick);
 		else if (n.is_stop == 1)
 			m->tpb_stop_ts = ns_of(p, n.tick);
-		if ((rc = ntff_merge_advance_top(c, &c->m)) < 0)
-			break;
+		rc = ntff_merge_advance_top(&sc, &mg);
 	}
 	if (rc < 0)
-		nxp_status_copy(st, &c->err);
-	m->tpb_damaged = c->stats.bad_records + c->stats.skipped_sections;
-	nxp_cursor_close(c);
+		nxp_status_copy(st, &sc.err);
+	m->tpb_damaged = sc.stats.bad_records + sc.stats.skipped_sections;
+	ntff_scan_close(&sc);
+	ntff_merge_free(&mg);
 	if (rc < 0)
 		return rc;
 	for (int d = 0; d < 256; d++)

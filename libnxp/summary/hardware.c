@@ -3,6 +3,7 @@
  * a correction is a one-line change.  Sources: doc/metrics.md (public figures;
  * the rows marked "assumption" are libnxp's, overridable by the caller). */
 #include "abi_struct.h"
+#include "neff_internal.h"
 #include "status.h"
 #include "summary_priv.h"
 
@@ -16,18 +17,17 @@ static const struct hw_row {
 	double te_ghz, ve_ghz, se_ghz, gp_ghz, nc_ghz;
 	double hbm_bw;   /* bytes/s of one HBM stack, as the metrics use it */
 	double dma_bw;   /* bytes/s, 0 = not public */
-	double fp8_mult; /* adjusted-FLOPs multiplier for FP8 */
-} hw_table[] = {
+} hw_table[] = { /* the FP8 multiplier is the NEFF module's rule (nxp_fp8_flops_multiplier) */
 	/* Trn1 / Inf2: 820 GB/s per chip over 2 stacks = 410 GB/s per stack.
 	 * dma_ddr_bandwidth is not public: 0. */
-	{"trn1", 2.8, 1.12, 1.4, 1.4, 1.4, 410e9, 0.0, 1.0},
-	{"inf2", 2.8, 1.12, 1.4, 1.4, 1.4, 410e9, 0.0, 1.0},
+	{"trn1", 2.8, 1.12, 1.4, 1.4, 1.4, 410e9, 0.0},
+	{"inf2", 2.8, 1.12, 1.4, 1.4, 1.4, 410e9, 0.0},
 	/* Trn2: ≈716 GB/s per stack as used by the reference metrics; 435 GB/s DMA. */
-	{"trn2", 2.4, 0.96, 1.2, 1.2, 1.2, 716e9, 435e9, 0.5},
+	{"trn2", 2.4, 0.96, 1.2, 1.2, 1.2, 716e9, 435e9},
 	/* Trn3: base clock not public (assumption: 1.2 GHz, as Trn2); HBM stack
 	 * bandwidth not public (assumption: 4.9 TB/s per chip over 4 stacks =
 	 * 1.225 TB/s); DMA bandwidth not public: 0. */
-	{"trn3", 2.4, 1.2, 1.2, 1.2, 1.2, 1.225e12, 0.0, 0.5},
+	{"trn3", 2.4, 1.2, 1.2, 1.2, 1.2, 1.225e12, 0.0},
 };
 
 static const struct hw_row *find_row(const char *arch)
@@ -54,7 +54,7 @@ static void fill(nxp_hardware *h, const struct hw_row *r)
 	h->neuroncore_clock_freq = r->nc_ghz;
 	h->hbm_bandwidth = r->hbm_bw;
 	h->dma_ddr_bandwidth = r->dma_bw;
-	h->fp8_flops_multiplier = r->fp8_mult;
+	h->fp8_flops_multiplier = nxp_fp8_flops_multiplier(r->arch);
 	h->num_physical_cores = 0; /* from the profile, 1 outside one */
 }
 

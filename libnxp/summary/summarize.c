@@ -5,11 +5,13 @@
  * interval reaches the interval unions in start order and each union is a
  * running merge (O(1) memory).  An instruction's busy interval starts after its
  * semaphore wait ([start + evt_wait_time_ns, end]), which can break start order;
- * such intervals wait in a small min-heap until the merge has passed their start
- * (every later record starts at or after the current one), so the heap holds
- * only intervals still in flight — bounded by concurrency, not by trace length.
+ * such intervals wait in the reorder buffer of the busy-interval engine
+ * (common/intervals.h, shared with the ActiveTime table) until the merge has
+ * passed their start, so it holds only intervals still in flight — bounded by
+ * concurrency, not by trace length.
  * Everything else is a counter.  Formulas for ratios live in summary.c
  * (nxp_summary_derive); what is summed is documented in doc/metrics.md. */
+#include "intervals.h"
 #include "neff_internal.h"
 #include "status.h"
 #include "summary_priv.h"
@@ -25,13 +27,6 @@
 #define OP_UNKNOWN_PC NXP_SUMMARY_OPCODES
 
 enum { CLS_STATIC, CLS_SW, CLS_HW, CLS_N };
-
-/* A busy interval waiting for the merge to reach its start. */
-typedef struct pending {
-	int64_t lo, hi;
-	int32_t engine;
-	int32_t opcode; /* -1 when it has no opcode row */
-} pending;
 
 /* Current transfer (packet_aggregation_id group) of one DMA queue. */
 typedef struct qslot {
@@ -63,10 +58,8 @@ typedef struct pass {
 	double mult[256]; /* adjusted-FLOPs multiplier per dtype */
 	uint8_t dma_op[NXP_SUMMARY_OPCODES]; /* opcode triggers a DMA (its bytes are the packets') */
 
-	/* reorder heap */
-	pending *heap;
-	size_t nheap, capheap;
-	int64_t watermark;
+	/* busy intervals waiting for the merge to pass their start */
+	nxp_reorder reorder;
 
 	/* unions */
 	nxp_union total_u, eng_u[NXP_ENGINE_COUNT], dma_u, cls_u[CLS_N], dyn_u;
@@ -124,83 +117,29 @@ static void span_add(pass *ps, int64_t lo, int64_t hi)
 		ps->span_hi = hi;
 }
 
-/* Feed one instruction busy interval, in start order, to its unions. */
-static void feed_instr(pass *ps, const pending *e)
+/* Feed one instruction busy interval, in start order, to its unions
+ * (tag[0] = engine, tag[1] = opcode slot or -1). */
+static void feed_instr(pass *ps, const nxp_span *e)
 {
 	nxp_union_add(&ps->total_u, e->lo, e->hi);
-	nxp_union_add(&ps->eng_u[e->engine], e->lo, e->hi);
-	if (e->opcode >= 0)
-		nxp_union_add(&ps->ops[e->engine * OP_SLOTS + e->opcode].u, e->lo, e->hi);
+	nxp_union_add(&ps->eng_u[e->tag[0]], e->lo, e->hi);
+	if (e->tag[1] >= 0)
+		nxp_union_add(&ps->ops[e->tag[0] * OP_SLOTS + e->tag[1]].u, e->lo, e->hi);
 }
 
-static void heap_pop(pass *ps, pending *out)
+/* Release every buffered interval that starts at or before `upto`. */
+static void release(pass *ps, int64_t upto)
 {
-	pending *h = ps->heap;
-	*out = h[0];
-	h[0] = h[--ps->nheap];
-	size_t i = 0, n = ps->nheap;
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < n && h[l].lo < h[m].lo)
-			m = l;
-		if (r < n && h[r].lo < h[m].lo)
-			m = r;
-		if (m == i)
-			break;
-		pending t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
-	}
-}
-
-/* Release every pending interval that starts at or before `upto`. */
-static void heap_release(pass *ps, int64_t upto)
-{
-	pending e;
-	while (ps->nheap && ps->heap[0].lo <= upto) {
-		heap_pop(ps, &e);
+	nxp_span e;
+	while (nxp_reorder_pop(&ps->reorder, upto, &e))
 		feed_instr(ps, &e);
-	}
 }
 
-static int heap_push(pass *ps, const pending *e)
-{
-	if (ps->nheap == ps->capheap) {
-		if (ps->capheap >= REORDER_MAX) {
-			/* Bound reached: merge the earliest now (may slightly misplace it). */
-			pending x;
-			heap_pop(ps, &x);
-			feed_instr(ps, &x);
-		} else {
-			size_t cap = ps->capheap ? ps->capheap * 2 : 64;
-			pending *h = realloc(ps->heap, cap * sizeof(*h));
-			if (!h)
-				return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (summary reorder window)");
-			ps->heap = h;
-			ps->capheap = cap;
-		}
-	}
-	pending *h = ps->heap;
-	size_t i = ps->nheap++;
-	h[i] = *e;
-	while (i) {
-		size_t up = (i - 1) / 2;
-		if (h[up].lo <= h[i].lo)
-			break;
-		pending t = h[up];
-		h[up] = h[i];
-		h[i] = t;
-		i = up;
-	}
-	return NXP_OK;
-}
-
+/* A record starting at `start` was read: intervals it passed are released. */
 static void advance(pass *ps, int64_t start)
 {
-	if (start > ps->watermark)
-		ps->watermark = start;
-	heap_release(ps, ps->watermark);
+	nxp_reorder_advance(&ps->reorder, start);
+	release(ps, ps->reorder.watermark);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -272,15 +211,20 @@ static int do_instruction(pass *ps, const nxp_instruction *in)
 	}
 
 	/* Busy interval: semaphore wait excluded. */
-	int64_t wait = in->evt_wait_time_ns > 0 ? in->evt_wait_time_ns : 0, lo;
-	if (in->end_ts <= in->start_ts || __builtin_add_overflow(in->start_ts, wait, &lo) || lo >= in->end_ts)
+	int64_t lo;
+	if (!nxp_busy_span(in->start_ts, in->evt_wait_time_ns, in->end_ts, &lo))
 		return NXP_OK; /* all wait: not busy */
-	pending pe = {lo, in->end_ts, e, op};
-	if (lo <= ps->watermark) {
-		feed_instr(ps, &pe);
+	nxp_span sp = {lo, in->end_ts, {e, op}}, early;
+	if (lo <= ps->reorder.watermark) {
+		feed_instr(ps, &sp);
 		return NXP_OK;
 	}
-	return heap_push(ps, &pe);
+	int rc = nxp_reorder_push(&ps->reorder, &sp, &early);
+	if (rc == 1) /* bound reached: the earliest is merged now (may slightly misplace it) */
+		feed_instr(ps, &early);
+	else if (rc < 0)
+		return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (summary reorder window)");
+	return NXP_OK;
 }
 
 static uint64_t hash_queue(int64_t pcore, int64_t engine_idx, int64_t queue_idx, const char *name)
@@ -537,7 +481,7 @@ static int main_loop(pass *ps)
 			hd = nxp_cursor_next_dma_packet(cd, &dp);
 		}
 	}
-	heap_release(ps, INT64_MAX);
+	release(ps, INT64_MAX);
 	rc = NXP_OK;
 out:
 	nxp_cursor_close(ci);
@@ -860,7 +804,7 @@ int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw_in, nxp_summary
 	ps->p = p;
 	ps->neff = nxp_profile_neff(p);
 	ps->st = st;
-	ps->watermark = INT64_MIN;
+	nxp_reorder_init(&ps->reorder, REORDER_MAX);
 	ps->span_lo = ps->exec_lo = INT64_MAX;
 	ps->span_hi = ps->exec_hi = INT64_MIN;
 	ps->tpb_lo = INT64_MIN;
@@ -868,13 +812,9 @@ int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw_in, nxp_summary
 	tpb_range(&md, &ps->tpb_lo, &ps->tpb_hi); /* throttle windows are clipped to it */
 	/* Adjusted FLOPs follow the hardware in use: the FP8 multiplier is the
 	 * description's (the only arch-dependent one), the rest are fixed. */
-	const char *arch = hwp ? hwp->arch : md.arch;
-	for (int d = 0; d < 256; d++) {
-		double m = nxp_adjusted_flops_multiplier(d, arch);
-		if (hwp && nxp_adjusted_flops_multiplier(d, "trn1") != nxp_adjusted_flops_multiplier(d, "trn2"))
-			m = hwp->fp8_flops_multiplier;
-		ps->mult[d] = m;
-	}
+	const double fp8 = hwp ? hwp->fp8_flops_multiplier : nxp_fp8_flops_multiplier(md.arch);
+	for (int d = 0; d < 256; d++)
+		ps->mult[d] = nxp_dtype_flops_multiplier(d, fp8);
 	/* DMA-trigger opcodes by name (DMAMEMCPY, DMA_INDIRECT, DMA_TRANSPOSE,
 	 * PSEUDO_DMATRIGGER): the opcode table is the NEFF module's. */
 	for (unsigned o = 0; o < NXP_SUMMARY_OPCODES; o++) {
@@ -889,7 +829,7 @@ int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw_in, nxp_summary
 		rc = fill(ps, s, &md, hwp);
 out:
 	if (ps) {
-		free(ps->heap);
+		nxp_reorder_free(&ps->reorder);
 		free(ps->q);
 		free(ps->tg);
 		free(ps->ops);

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* The busy-interval engine, one for the library: the summary pass
+ * (summary/summarize.c) and the ActiveTime table (ntff/active_time.c) both
+ * use it.
+ *
+ *  1. A record's busy span is [start + wait, end): an instruction's semaphore
+ *     wait is not busy time (nxp_busy_span).
+ *  2. Records arrive in start order but busy starts (start + wait) may not.
+ *     A span waits in a reorder buffer (a min-heap by busy start) until the
+ *     watermark — the start of the latest record, before which no later
+ *     record can begin — reaches its start; spans leave in busy-start order
+ *     (nxp_reorder).  The buffer holds only spans still in flight: bounded by
+ *     concurrency, not by trace length; a bound can be set (the earliest span
+ *     then leaves early).
+ *  3. Spans in start order merge into runs (touching spans merge): nxp_runs
+ *     hands each finished run back (ActiveTime rows); the summary's unions
+ *     (nxp_union, summary_priv.h) add up the runs' lengths.
+ *
+ * Times are int64 (ns or ticks: the engine does not care). */
+#ifndef NXP_COMMON_INTERVALS_H
+#define NXP_COMMON_INTERVALS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A busy span and two tags its user gives it (engine, opcode, ...). */
+typedef struct nxp_span {
+	int64_t lo, hi;
+	int32_t tag[2];
+} nxp_span;
+
+/* The busy part [start + wait, end) of a record that runs [start, end) after
+ * waiting `wait` (negative = 0): 1 and *lo when it is not empty, 0 when the
+ * record is all wait (or ends before it starts, or the sum overflows). */
+static inline int nxp_busy_span(int64_t start, int64_t wait, int64_t end, int64_t *lo)
+{
+	if (wait < 0)
+		wait = 0;
+	return end > start && !__builtin_add_overflow(start, wait, lo) && *lo < end;
+}
+
+/* ---- reorder buffer ---------------------------------------------------- */
+typedef struct nxp_reorder {
+	nxp_span *h; /* min-heap by lo */
+	size_t n, cap;
+	size_t max;        /* bound on buffered spans, 0 = none */
+	int64_t watermark; /* INT64_MIN until the first record */
+} nxp_reorder;
+
+void nxp_reorder_init(nxp_reorder *r, size_t max);
+void nxp_reorder_free(nxp_reorder *r);
+/* Empty the buffer (memory kept) and reset the watermark. */
+void nxp_reorder_clear(nxp_reorder *r);
+
+/* A record starting at `start` was read: no later record starts earlier. */
+static inline void nxp_reorder_advance(nxp_reorder *r, int64_t start)
+{
+	if (start > r->watermark)
+		r->watermark = start;
+}
+
+/* Buffer `s`.  0; 1 when the bound was reached and the earliest buffered span
+ * had to leave first, into *evicted (possibly slightly out of order for the
+ * union); NXP_E_NOMEM. */
+int nxp_reorder_push(nxp_reorder *r, const nxp_span *s, nxp_span *evicted);
+
+/* The earliest buffered span when it starts at or before `upto`: 1 and *out;
+ * else 0. */
+int nxp_reorder_pop(nxp_reorder *r, int64_t upto, nxp_span *out);
+
+/* ---- runs ---------------------------------------------------------------- */
+/* The union of spans given in start order, one run at a time. */
+typedef struct nxp_runs {
+	int64_t lo, hi;
+	int open;
+} nxp_runs;
+
+/* Add [lo, hi) (lo >= every earlier lo).  Returns 1 and the finished run in
+ * *done when the span starts a new run, else 0 (it extended the open run). */
+static inline int nxp_runs_add(nxp_runs *u, int64_t lo, int64_t hi, nxp_span *done)
+{
+	if (!u->open) {
+		u->lo = lo;
+		u->hi = hi;
+		u->open = 1;
+		return 0;
+	}
+	if (lo <= u->hi) { /* overlapping or touching */
+		if (hi > u->hi)
+			u->hi = hi;
+		return 0;
+	}
+	done->lo = u->lo;
+	done->hi = u->hi;
+	u->lo = lo;
+	u->hi = hi;
+	return 1;
+}
+
+/* Close the open run: 1 and *done when there was one. */
+static inline int nxp_runs_flush(nxp_runs *u, nxp_span *done)
+{
+	if (!u->open)
+		return 0;
+	done->lo = u->lo;
+	done->hi = u->hi;
+	u->open = 0;
+	return 1;
+}
+
+#endif
