@@ -9,7 +9,8 @@
 set -eu
 src=$1 build=$2 version=$3
 : "${NXP_CLI:?NXP_CLI must name the nxp command-line tool}"
-unset NXP_LIBRARY PYTHONPATH
+# meson puts the build tree on LD_LIBRARY_PATH for tests: a user has none of these.
+unset NXP_LIBRARY PYTHONPATH LD_LIBRARY_PATH
 py=${NXP_TEST_PYTHON:-/usr/bin/python3}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/nxp-pyinstall.XXXXXX")
