@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/* Parquet encodings (apache/parquet-format Encodings.md): the RLE/bit-packed
+ * hybrid for definition levels and dictionary indices, and bit copies for
+ * validity bitmaps and PLAIN booleans (both LSB-first, as in Arrow). */
+#include "parquet_priv.h"
+
+int pq_bit_width(uint32_t max_value)
+{
+	int bw = 1;
+	while (bw < 32 && (max_value >> bw))
+		bw++;
+	return bw;
+}
+
+/* Length of the run of equal values starting at v[0] (at most n). */
+static size_t run_length(const uint32_t *v, size_t n)
+{
+	size_t j = 1;
+	while (j < n && v[j] == v[0])
+		j++;
+	return j;
+}
+
+static int put_rle_run(pq_buf *out, uint32_t value, size_t count, int bw)
+{
+	if (pq_buf_reserve(out, 10 + 4))
+		return -1;
+	out->n += pq_uvarint(out->p + out->n, (uint64_t)count << 1);
+	for (int i = 0; i < (bw + 7) / 8; i++)
+		out->p[out->n++] = (uint8_t)(value >> (8 * i));
+	return 0;
+}
+
+/* Bit-pack `groups` groups of 8 values (the tail past n padded with 0). */
+static int put_packed(pq_buf *out, const uint32_t *v, size_t n, size_t groups, int bw)
+{
+	size_t bytes = groups * (size_t)bw;
+	if (pq_buf_reserve(out, 10 + bytes + 8))
+		return -1;
+	out->n += pq_uvarint(out->p + out->n, (uint64_t)groups << 1 | 1);
+	uint8_t *o = out->p + out->n;
+	uint64_t acc = 0;
+	int have = 0;
+	size_t total = groups * 8;
+	for (size_t i = 0; i < total; i++) {
+		uint64_t x = i < n ? v[i] : 0;
+		acc |= x << have;
+		have += bw;
+		while (have >= 8) {
+			*o++ = (uint8_t)acc;
+			acc >>= 8;
+			have -= 8;
+		}
+	}
+	out->n += bytes;
+	return 0;
+}
+
+int pq_rle_hybrid(pq_buf *out, const uint32_t *v, size_t n, int bw)
+{
+	size_t i = 0;
+	while (i < n) {
+		size_t run = run_length(v + i, n - i);
+		if (run >= 8) {
+			if (put_rle_run(out, v[i], run, bw))
+				return -1;
+			i += run;
+			continue;
+		}
+		/* Bit-pack groups of 8 until a group boundary starts a run of >= 8. */
+		size_t start = i, groups = 0;
+		for (;;) {
+			groups++;
+			i += 8;
+			if (i >= n)
+				break;
+			if (groups >= 1u << 20)
+				break;
+			if (n - i >= 8 && run_length(v + i, 8) == 8)
+				break;
+		}
+		size_t in = (i > n ? n : i) - start;
+		if (put_packed(out, v + start, in, groups, bw))
+			return -1;
+		if (i > n)
+			i = n;
+	}
+	return 0;
+}
+
+int pq_def_levels(pq_buf *out, const uint8_t *bits, size_t n, size_t nulls)
+{
+	if (n == 0)
+		return 0;
+	if (nulls == 0 || nulls == n) { /* one RLE run of 1s or 0s */
+		if (pq_buf_reserve(out, 11))
+			return -1;
+		out->n += pq_uvarint(out->p + out->n, (uint64_t)n << 1);
+		out->p[out->n++] = nulls == 0;
+		return 0;
+	}
+	/* One bit-packed run: width-1 packing is the bitmap itself. */
+	size_t groups = (n + 7) / 8;
+	if (pq_buf_reserve(out, 10 + groups))
+		return -1;
+	out->n += pq_uvarint(out->p + out->n, (uint64_t)groups << 1 | 1);
+	memcpy(out->p + out->n, bits, groups);
+	if (n & 7) /* padding bits past the last row are 0 */
+		out->p[out->n + groups - 1] &= (uint8_t)((1u << (n & 7)) - 1);
+	out->n += groups;
+	return 0;
+}
+
+static inline unsigned popcount8(unsigned x)
+{
+	return (unsigned)__builtin_popcount(x);
+}
+
+int64_t pq_bits_copy(uint8_t *dst, int64_t dpos, const uint8_t *src, int64_t spos, int64_t n)
+{
+	int64_t ones = 0;
+	if (n <= 0)
+		return 0;
+	if (((dpos | spos) & 7) == 0) {
+		size_t whole = (size_t)(n >> 3);
+		const uint8_t *s = src + (spos >> 3);
+		uint8_t *d = dst + (dpos >> 3);
+		memcpy(d, s, whole);
+		for (size_t i = 0; i < whole; i++)
+			ones += popcount8(s[i]);
+		int rem = (int)(n & 7);
+		if (rem) {
+			uint8_t last = (uint8_t)(s[whole] & ((1u << rem) - 1));
+			d[whole] = last;
+			ones += popcount8(last);
+		}
+		return ones;
+	}
+	while (n > 0) {
+		int take = n < 8 ? (int)n : 8;
+		int64_t sb = spos >> 3;
+		int so = (int)(spos & 7);
+		unsigned x = src[sb] >> so;
+		if (so + take > 8)
+			x |= (unsigned)src[sb + 1] << (8 - so);
+		x &= (1u << take) - 1;
+		ones += popcount8(x);
+		int64_t db = dpos >> 3;
+		int doff = (int)(dpos & 7);
+		dst[db] |= (uint8_t)(x << doff);
+		if (doff + take > 8)
+			dst[db + 1] |= (uint8_t)(x >> (8 - doff));
+		spos += take;
+		dpos += take;
+		n -= take;
+	}
+	return ones;
+}
+
+void pq_bits_set(uint8_t *dst, int64_t dpos, int64_t n)
+{
+	while (n > 0 && (dpos & 7)) {
+		dst[dpos >> 3] |= (uint8_t)(1u << (dpos & 7));
+		dpos++;
+		n--;
+	}
+	if (n >= 8) {
+		memset(dst + (dpos >> 3), 0xff, (size_t)(n >> 3));
+		dpos += n & ~(int64_t)7;
+		n &= 7;
+	}
+	while (n > 0) {
+		dst[dpos >> 3] |= (uint8_t)(1u << (dpos & 7));
+		dpos++;
+		n--;
+	}
+}

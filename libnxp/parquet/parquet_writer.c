@@ -1,0 +1,1174 @@
+/* SPDX-License-Identifier: MIT */
+/* nxp_parquet_write: any Arrow C stream of record batches to a Parquet file.
+ *
+ * Layout (doc/formats/parquet.md): "PAR1", row groups of column chunks
+ * ([dictionary page] data pages v1...), the Thrift compact FileMetaData, its
+ * length, "PAR1".  One row group is buffered at a time (compressed pages of
+ * every column plus one open page per column), bounded by row_group_bytes.
+ * The encoding loops are per type, with no per-value dispatch. */
+#include "parquet_priv.h"
+#include "status.h"
+
+#include <nxp/nxp.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the Parquet writer copies values in host order, which must be little-endian"
+#endif
+
+enum pq_kind { K_INT32, K_INT64, K_UINT32, K_FLOAT, K_DOUBLE, K_BOOL, K_UTF8, K_DICT };
+/* Parquet Type, Encoding, PageType, FieldRepetitionType, ConvertedType values */
+enum { T_BOOLEAN = 0, T_INT32 = 1, T_INT64 = 2, T_FLOAT = 4, T_DOUBLE = 5, T_BYTE_ARRAY = 6 };
+enum { E_PLAIN = 0, E_RLE = 3, E_RLE_DICTIONARY = 8 };
+enum { PAGE_DATA = 0, PAGE_DICTIONARY = 2 };
+enum { REP_REQUIRED = 0, REP_OPTIONAL = 1 };
+enum { CT_UTF8 = 0 };
+
+#define PAGE_BYTES (1 << 20)        /* a data page closes once its values reach this */
+#define PAGE_ROWS (1 << 20)         /* ... or this many rows */
+#define SLICE_ROWS 4096             /* rows between row-group size checks */
+#define DICT_BYTES (1 << 20)        /* a column chunk's dictionary stops growing here: PLAIN after */
+#define STAT_STRING_MAX 1024        /* longer string min/max are left out of the statistics */
+#define DEFAULT_ROW_GROUP_BYTES ((int64_t)64 << 20)
+/* the append functions' "out of memory" (the others return an nxp error code, already set) */
+#define PQ_OOM INT64_MIN
+
+typedef struct pq_dict {
+	pq_buf plain;     /* the dictionary page: PLAIN entries (4-byte length + bytes) */
+	uint32_t *off;    /* entry -> offset of its bytes in plain */
+	uint32_t *len;
+	uint32_t *hash;
+	uint32_t count, cap;
+	int32_t *slots;   /* open addressing: entry id or -1 */
+	uint32_t mask;
+} pq_dict;
+
+typedef struct pq_col {
+	const char *name;  /* the schema's (alive until the schema is released) */
+	int kind, ptype, nullable, width;
+	/* the open page */
+	pq_buf vals;       /* PLAIN values, or uint32 dictionary ids when pdict */
+	pq_buf defs;       /* validity bits of the page's rows */
+	int64_t prow, pnull, pbits;
+	int pdict;
+	/* the column chunk of the open row group */
+	pq_buf chunk;      /* compressed data pages with their headers */
+	int64_t c_rows, c_nulls, c_unc, c_comp;
+	int32_t n_dict_pages, n_plain_pages;
+	pq_dict dict;
+	int fallback;      /* dictionary full: PLAIN pages for the rest of the chunk */
+	/* statistics of the chunk */
+	int has_mm;
+	int64_t imin, imax;
+	double dmin, dmax;
+	int64_t nan;
+	pq_buf smin, smax;
+	/* the current batch's Arrow dictionary index -> chunk dictionary id */
+	int32_t *remap;
+	int64_t remap_n, remap_cap;
+} pq_col;
+
+typedef struct pq_writer {
+	nxp_status *st;
+	const char *path;
+	int fd;
+	char *tmp;
+	int64_t pos;
+	pq_codec *codec;
+	int ncols;
+	pq_col *cols;
+	const uint8_t **valid; /* per column: the current batch's validity bitmap or NULL */
+	pq_buf body, comp, hdr, rg;
+	uint32_t n_rg;
+	int64_t rows_total, rg_rows, rg_limit;
+} pq_writer;
+
+/* ---- output ------------------------------------------------------------- */
+
+static int write_all(pq_writer *w, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	while (n) {
+		ssize_t k = write(w->fd, b, n);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return nxp_fail(w->st, NXP_E_IO, w->pos, "write %s: %s", w->tmp, strerror(errno));
+		}
+		b += k;
+		n -= (size_t)k;
+		w->pos += k;
+	}
+	return NXP_OK;
+}
+
+static int nomem(pq_writer *w)
+{
+	return nxp_fail(w->st, NXP_E_NOMEM, -1, "out of memory writing %s", w->path);
+}
+
+/* ---- dictionary ----------------------------------------------------------- */
+
+static uint32_t str_hash(const uint8_t *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+	while (n >= 8) {
+		uint64_t x;
+		memcpy(&x, s, 8);
+		h = (h ^ x) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+		s += 8;
+		n -= 8;
+	}
+	uint64_t x = 0;
+	memcpy(&x, s, n);
+	h = (h ^ x) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	return (uint32_t)h;
+}
+
+static void dict_clear(pq_dict *d)
+{
+	d->plain.n = 0;
+	d->count = 0;
+	if (d->slots)
+		memset(d->slots, 0xff, ((size_t)d->mask + 1) * sizeof(*d->slots));
+}
+
+static void dict_free(pq_dict *d)
+{
+	pq_buf_free(&d->plain);
+	free(d->off);
+	free(d->len);
+	free(d->hash);
+	free(d->slots);
+}
+
+static int dict_rehash(pq_dict *d, uint32_t nslots)
+{
+	int32_t *s = malloc((size_t)nslots * sizeof(*s));
+	if (!s)
+		return -1;
+	memset(s, 0xff, (size_t)nslots * sizeof(*s));
+	for (uint32_t e = 0; e < d->count; e++) {
+		uint32_t i = d->hash[e] & (nslots - 1);
+		while (s[i] >= 0)
+			i = (i + 1) & (nslots - 1);
+		s[i] = (int32_t)e;
+	}
+	free(d->slots);
+	d->slots = s;
+	d->mask = nslots - 1;
+	return 0;
+}
+
+/* Id of string (p, n), added if new; -1 when out of memory. */
+static int32_t dict_id(pq_dict *d, const uint8_t *p, uint32_t n)
+{
+	if (!d->slots && dict_rehash(d, 1024))
+		return -1;
+	uint32_t h = str_hash(p, n);
+	uint32_t i = h & d->mask;
+	for (int32_t e; (e = d->slots[i]) >= 0; i = (i + 1) & d->mask)
+		if (d->hash[e] == h && d->len[e] == n && memcmp(d->plain.p + d->off[e], p, n) == 0)
+			return e;
+	if (d->count == d->cap) {
+		uint32_t cap = d->cap ? d->cap * 2 : 256;
+		uint32_t *o = realloc(d->off, cap * sizeof(*o));
+		if (o)
+			d->off = o;
+		uint32_t *l = realloc(d->len, cap * sizeof(*l));
+		if (l)
+			d->len = l;
+		uint32_t *hh = realloc(d->hash, cap * sizeof(*hh));
+		if (hh)
+			d->hash = hh;
+		if (!o || !l || !hh)
+			return -1;
+		d->cap = cap;
+	}
+	if (pq_buf_reserve(&d->plain, 4 + (size_t)n))
+		return -1;
+	memcpy(d->plain.p + d->plain.n, &n, 4);
+	if (n)
+		memcpy(d->plain.p + d->plain.n + 4, p, n);
+	uint32_t e = d->count++;
+	d->off[e] = (uint32_t)d->plain.n + 4;
+	d->len[e] = n;
+	d->hash[e] = h;
+	d->plain.n += 4 + (size_t)n;
+	d->slots[i] = (int32_t)e;
+	if ((uint64_t)d->count * 2 > (uint64_t)d->mask + 1 && dict_rehash(d, (d->mask + 1) * 2))
+		return -1;
+	return (int32_t)e;
+}
+
+/* ---- statistics ------------------------------------------------------------ */
+
+static int str_less(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+	int r = memcmp(a, b, an < bn ? an : bn);
+	return r < 0 || (r == 0 && an < bn);
+}
+
+static int stat_string(pq_col *c, const uint8_t *s, size_t n)
+{
+	if (!c->has_mm) {
+		c->smin.n = c->smax.n = 0;
+		if (pq_buf_put(&c->smin, s, n) || pq_buf_put(&c->smax, s, n))
+			return -1;
+		c->has_mm = 1;
+		return 0;
+	}
+	if (str_less(s, n, c->smin.p, c->smin.n)) {
+		c->smin.n = 0;
+		return pq_buf_put(&c->smin, s, n);
+	}
+	if (str_less(c->smax.p, c->smax.n, s, n)) {
+		c->smax.n = 0;
+		return pq_buf_put(&c->smax, s, n);
+	}
+	return 0;
+}
+
+static void stat_int(pq_col *c, int64_t mn, int64_t mx)
+{
+	if (!c->has_mm) {
+		c->imin = mn;
+		c->imax = mx;
+		c->has_mm = 1;
+		return;
+	}
+	if (mn < c->imin)
+		c->imin = mn;
+	if (mx > c->imax)
+		c->imax = mx;
+}
+
+/* ---- appending rows to the open page ---------------------------------------- */
+
+static inline int bit_at(const uint8_t *b, int64_t i)
+{
+	return (b[i >> 3] >> (i & 7)) & 1;
+}
+
+/* Validity bits of rows i0..i0+n (valid NULL: all valid) appended to the page. */
+static int defs_append(pq_col *c, const uint8_t *valid, int64_t i0, int64_t n)
+{
+	if (c->nullable) {
+		size_t need = (size_t)((c->prow + n + 7) >> 3);
+		if (need > c->defs.n) {
+			if (pq_buf_reserve(&c->defs, need - c->defs.n + 1))
+				return -1;
+			memset(c->defs.p + c->defs.n, 0, need - c->defs.n + 1);
+			c->defs.n = need;
+		}
+		if (!valid) {
+			pq_bits_set(c->defs.p, c->prow, n);
+		} else {
+			int64_t nulls = n - pq_bits_copy(c->defs.p, c->prow, valid, i0, n);
+			c->pnull += nulls;
+			c->c_nulls += nulls;
+		}
+	}
+	c->prow += n;
+	c->c_rows += n;
+	return 0;
+}
+
+/* Fixed-width numbers: non-null values copied (converted) to the page, min/max. */
+#define DEFINE_APPEND_INT(NAME, TIN, TOUT)                                                        \
+	static int64_t NAME(pq_col *c, const struct ArrowArray *a, const uint8_t *valid, int64_t i0, \
+			    int64_t n)                                                               \
+	{                                                                                            \
+		const TIN *src = (const TIN *)a->buffers[1] + i0;                                    \
+		if (pq_buf_reserve(&c->vals, (size_t)n * sizeof(TOUT)))                              \
+			return PQ_OOM;                                                                   \
+		TOUT *out = (TOUT *)(void *)(c->vals.p + c->vals.n);                                 \
+		int64_t k = 0;                                                                       \
+		if (!valid) {                                                                        \
+			for (int64_t i = 0; i < n; i++)                                              \
+				out[i] = (TOUT)src[i];                                               \
+			k = n;                                                                       \
+		} else {                                                                             \
+			for (int64_t i = 0; i < n; i++) {                                            \
+				out[k] = (TOUT)src[i];                                               \
+				k += bit_at(valid, i0 + i);                                          \
+			}                                                                            \
+		}                                                                                    \
+		if (k) {                                                                             \
+			TOUT mn = out[0], mx = out[0];                                               \
+			for (int64_t i = 1; i < k; i++) {                                            \
+				mn = out[i] < mn ? out[i] : mn;                                      \
+				mx = out[i] > mx ? out[i] : mx;                                      \
+			}                                                                            \
+			stat_int(c, mn, mx);                                                         \
+		}                                                                                    \
+		c->vals.n += (size_t)k * sizeof(TOUT);                                               \
+		return n;                                                                            \
+	}
+DEFINE_APPEND_INT(append_int32, int32_t, int32_t)
+DEFINE_APPEND_INT(append_int64, int64_t, int64_t)
+DEFINE_APPEND_INT(append_uint32, uint32_t, int64_t)
+
+#define DEFINE_APPEND_REAL(NAME, T)                                                                \
+	static int64_t NAME(pq_col *c, const struct ArrowArray *a, const uint8_t *valid, int64_t i0, \
+			    int64_t n)                                                               \
+	{                                                                                            \
+		const T *src = (const T *)a->buffers[1] + i0;                                        \
+		if (pq_buf_reserve(&c->vals, (size_t)n * sizeof(T)))                                 \
+			return PQ_OOM;                                                                   \
+		T *out = (T *)(void *)(c->vals.p + c->vals.n);                                       \
+		int64_t k = 0;                                                                       \
+		if (!valid) {                                                                        \
+			memcpy(out, src, (size_t)n * sizeof(T));                                     \
+			k = n;                                                                       \
+		} else {                                                                             \
+			for (int64_t i = 0; i < n; i++) {                                            \
+				out[k] = src[i];                                                     \
+				k += bit_at(valid, i0 + i);                                          \
+			}                                                                            \
+		}                                                                                    \
+		for (int64_t i = 0; i < k; i++) {                                                    \
+			double x = out[i];                                                           \
+			if (x != x) {                                                                \
+				c->nan++;                                                            \
+			} else if (!c->has_mm) {                                                     \
+				c->dmin = c->dmax = x;                                               \
+				c->has_mm = 1;                                                       \
+			} else {                                                                     \
+				c->dmin = x < c->dmin ? x : c->dmin;                                 \
+				c->dmax = x > c->dmax ? x : c->dmax;                                 \
+			}                                                                            \
+		}                                                                                    \
+		c->vals.n += (size_t)k * sizeof(T);                                                  \
+		return n;                                                                            \
+	}
+DEFINE_APPEND_REAL(append_float, float)
+DEFINE_APPEND_REAL(append_double, double)
+
+static int64_t append_bool(pq_col *c, const struct ArrowArray *a, const uint8_t *valid, int64_t i0, int64_t n)
+{
+	const uint8_t *src = a->buffers[1];
+	size_t need = (size_t)((c->pbits + n + 7) >> 3);
+	if (need > c->vals.n) {
+		if (pq_buf_reserve(&c->vals, need - c->vals.n + 1))
+			return PQ_OOM;
+		memset(c->vals.p + c->vals.n, 0, need - c->vals.n + 1);
+	}
+	int64_t k, ones;
+	if (!valid) {
+		ones = pq_bits_copy(c->vals.p, c->pbits, src, i0, n);
+		k = n;
+	} else {
+		k = ones = 0;
+		for (int64_t i = 0; i < n; i++) {
+			if (!bit_at(valid, i0 + i))
+				continue;
+			int b = bit_at(src, i0 + i);
+			c->vals.p[(c->pbits + k) >> 3] |= (uint8_t)(b << ((c->pbits + k) & 7));
+			ones += b;
+			k++;
+		}
+	}
+	c->pbits += k;
+	c->vals.n = (size_t)((c->pbits + 7) >> 3);
+	if (k)
+		stat_int(c, ones == k ? 1 : 0, ones ? 1 : 0);
+	return n;
+}
+
+/* PLAIN byte arrays from utf8 offsets/data; stops early once the page is full.
+ * `idx` (dictionary fallback): row -> entry of the Arrow dictionary `a`. */
+static int64_t append_strings(pq_writer *w, pq_col *c, const struct ArrowArray *a, const int32_t *idx,
+			      const uint8_t *valid, int64_t i0, int64_t n)
+{
+	const int32_t *off = (const int32_t *)a->buffers[1] + (idx ? a->offset : 0);
+	const uint8_t *data = a->buffers[2];
+	int64_t i = 0;
+	while (i < n) {
+		int64_t row = i0 + i++;
+		if (valid && !bit_at(valid, row))
+			continue;
+		int64_t e = row;
+		if (idx) {
+			e = idx[row];
+			if (e < 0 || e >= a->length)
+				return nxp_fail(w->st, NXP_E_INVAL, -1, "column %s: dictionary index %lld out of range",
+						c->name, (long long)e);
+		}
+		uint32_t len = (uint32_t)(off[e + 1] - off[e]);
+		const uint8_t *s = data + off[e];
+		if (pq_buf_reserve(&c->vals, 4 + (size_t)len))
+			return nomem(w);
+		memcpy(c->vals.p + c->vals.n, &len, 4);
+		if (len)
+			memcpy(c->vals.p + c->vals.n + 4, s, len);
+		c->vals.n += 4 + (size_t)len;
+		if (stat_string(c, s, len))
+			return nomem(w);
+		if (c->vals.n >= PAGE_BYTES)
+			break;
+	}
+	return i;
+}
+
+/* Dictionary ids of rows of a dictionary<int32, utf8> array; stops early
+ * (returns fewer rows) when the chunk's dictionary is full. */
+static int64_t append_dict_ids(pq_writer *w, pq_col *c, const struct ArrowArray *a, const uint8_t *valid,
+			       int64_t i0, int64_t n)
+{
+	const int32_t *idx = (const int32_t *)a->buffers[1];
+	const struct ArrowArray *d = a->dictionary;
+	const int32_t *off = (const int32_t *)d->buffers[1] + d->offset;
+	const uint8_t *data = d->buffers[2];
+	if (pq_buf_reserve(&c->vals, (size_t)n * 4))
+		return nomem(w);
+	uint32_t *out = (uint32_t *)(void *)(c->vals.p + c->vals.n);
+	int64_t k = 0, i = 0;
+	for (; i < n; i++) {
+		int64_t row = i0 + i;
+		if (valid && !bit_at(valid, row))
+			continue;
+		int32_t x = idx[row];
+		if (x < 0 || x >= d->length)
+			return nxp_fail(w->st, NXP_E_INVAL, -1, "column %s: dictionary index %d out of range", c->name,
+					x);
+		int32_t id = c->remap[x];
+		if (id < 0) {
+			uint32_t len = (uint32_t)(off[x + 1] - off[x]);
+			if (c->dict.count > 0 && c->dict.plain.n + 4 + len > DICT_BYTES) {
+				c->fallback = 1;
+				break;
+			}
+			id = dict_id(&c->dict, data + off[x], len);
+			if (id < 0)
+				return nomem(w);
+			c->remap[x] = id;
+		}
+		out[k++] = (uint32_t)id;
+	}
+	c->vals.n += (size_t)k * 4;
+	return i;
+}
+
+/* ---- pages ---------------------------------------------------------------------- */
+
+static int page_header(pq_writer *w, int type, size_t unc, size_t comp, int64_t num_values, int enc)
+{
+	if (unc > INT32_MAX || comp > INT32_MAX || num_values > INT32_MAX)
+		return nxp_fail(w->st, NXP_E_LIMIT, -1, "a Parquet page of %zu bytes is too large", unc);
+	tc_writer t;
+	w->hdr.n = 0;
+	tc_init(&t, &w->hdr);
+	tc_i32(&t, 1, type);
+	tc_i32(&t, 2, (int32_t)unc);
+	tc_i32(&t, 3, (int32_t)comp);
+	if (type == PAGE_DATA) {
+		tc_struct_begin(&t, 5);
+		tc_i32(&t, 1, (int32_t)num_values);
+		tc_i32(&t, 2, enc);
+		tc_i32(&t, 3, E_RLE);
+		tc_i32(&t, 4, E_RLE);
+		tc_struct_end(&t);
+	} else {
+		tc_struct_begin(&t, 7);
+		tc_i32(&t, 1, (int32_t)num_values);
+		tc_i32(&t, 2, E_PLAIN);
+		tc_struct_end(&t);
+	}
+	tc_struct_end(&t);
+	return t.oom ? nomem(w) : NXP_OK;
+}
+
+static int compress(pq_writer *w, const uint8_t *src, size_t n, const uint8_t **res, size_t *res_n)
+{
+	int rc = pq_codec_compress(w->codec, src, n, &w->comp, res, res_n);
+	if (rc == NXP_E_NOMEM)
+		return nomem(w);
+	if (rc)
+		return nxp_fail(w->st, rc, -1, "compressing a page of %s failed", w->path);
+	return NXP_OK;
+}
+
+static void page_reset(pq_col *c)
+{
+	c->vals.n = c->defs.n = 0;
+	c->prow = c->pnull = c->pbits = 0;
+	c->pdict = c->kind == K_DICT && !c->fallback;
+}
+
+static int flush_page(pq_writer *w, pq_col *c)
+{
+	if (c->prow == 0)
+		return NXP_OK;
+	pq_buf *b = &w->body;
+	b->n = 0;
+	if (c->nullable) {
+		if (pq_buf_reserve(b, 4))
+			return nomem(w);
+		b->n = 4;
+		if (pq_def_levels(b, c->defs.p, (size_t)c->prow, (size_t)c->pnull))
+			return nomem(w);
+		uint32_t len = (uint32_t)(b->n - 4);
+		memcpy(b->p, &len, 4);
+	}
+	int enc = E_PLAIN;
+	if (c->pdict && c->dict.count > 0) {
+		enc = E_RLE_DICTIONARY;
+		int bw = pq_bit_width(c->dict.count - 1);
+		uint8_t bwb = (uint8_t)bw;
+		if (pq_buf_put(b, &bwb, 1) || pq_rle_hybrid(b, (const uint32_t *)(void *)c->vals.p, c->vals.n / 4, bw))
+			return nomem(w);
+	} else if (pq_buf_put(b, c->vals.p, c->vals.n)) {
+		return nomem(w);
+	}
+	const uint8_t *z;
+	size_t zn;
+	int rc = compress(w, b->p, b->n, &z, &zn);
+	if (!rc)
+		rc = page_header(w, PAGE_DATA, b->n, zn, c->prow, enc);
+	if (rc)
+		return rc;
+	if (pq_buf_put(&c->chunk, w->hdr.p, w->hdr.n) || pq_buf_put(&c->chunk, z, zn))
+		return nomem(w);
+	c->c_unc += (int64_t)(w->hdr.n + b->n);
+	c->c_comp += (int64_t)(w->hdr.n + zn);
+	if (enc == E_RLE_DICTIONARY)
+		c->n_dict_pages++;
+	else
+		c->n_plain_pages++;
+	page_reset(c);
+	return NXP_OK;
+}
+
+/* Append rows i0..i0+n of column array `a` (offsets already applied). */
+static int col_append(pq_writer *w, pq_col *c, const struct ArrowArray *a, const uint8_t *valid, int64_t i0,
+		      int64_t n)
+{
+	while (n > 0) {
+		int64_t k = n;
+		if (k > PAGE_ROWS - c->prow)
+			k = PAGE_ROWS - c->prow;
+		if (c->width > 0) {
+			int64_t room = (PAGE_BYTES - (int64_t)c->vals.n) / c->width;
+			if (k > room)
+				k = room > 0 ? room : 1;
+		}
+		int64_t got;
+		switch (c->kind) {
+		case K_INT32: got = append_int32(c, a, valid, i0, k); break;
+		case K_INT64: got = append_int64(c, a, valid, i0, k); break;
+		case K_UINT32: got = append_uint32(c, a, valid, i0, k); break;
+		case K_FLOAT: got = append_float(c, a, valid, i0, k); break;
+		case K_DOUBLE: got = append_double(c, a, valid, i0, k); break;
+		case K_BOOL: got = append_bool(c, a, valid, i0, k); break;
+		case K_UTF8: got = append_strings(w, c, a, NULL, valid, i0, k); break;
+		default:
+			got = c->fallback ? append_strings(w, c, a->dictionary, a->buffers[1], valid, i0, k)
+					  : append_dict_ids(w, c, a, valid, i0, k);
+			break;
+		}
+		if (got == PQ_OOM)
+			return nomem(w);
+		if (got < 0)
+			return (int)got;
+		if (defs_append(c, valid, i0, got))
+			return nomem(w);
+		i0 += got;
+		n -= got;
+		int full = c->vals.n >= PAGE_BYTES || c->prow >= PAGE_ROWS;
+		if (c->kind == K_DICT && c->fallback && c->pdict) {
+			/* The dictionary just filled up: the open page (ids) closes and
+			 * the rest of the chunk is PLAIN. */
+			int rc = c->prow ? flush_page(w, c) : NXP_OK;
+			c->pdict = 0;
+			if (rc)
+				return rc;
+		} else if (full) {
+			int rc = flush_page(w, c);
+			if (rc)
+				return rc;
+		}
+	}
+	return NXP_OK;
+}
+
+/* ---- row groups and footer ----------------------------------------------------------- */
+
+static void put_le(uint8_t *b, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put_stats(tc_writer *t, const pq_col *c)
+{
+	uint8_t mn[8], mx[8];
+	const uint8_t *pmn = mn, *pmx = mx;
+	size_t nmn = 0, nmx = 0;
+	int has = c->has_mm, legacy = 1;
+	switch (c->kind) {
+	case K_INT32:
+		put_le(mn, (uint64_t)c->imin, 4), put_le(mx, (uint64_t)c->imax, 4), nmn = nmx = 4;
+		break;
+	case K_INT64:
+	case K_UINT32:
+		put_le(mn, (uint64_t)c->imin, 8), put_le(mx, (uint64_t)c->imax, 8), nmn = nmx = 8;
+		break;
+	case K_BOOL:
+		mn[0] = (uint8_t)c->imin, mx[0] = (uint8_t)c->imax, nmn = nmx = 1;
+		break;
+	case K_FLOAT: {
+		/* zero bounds widened to -0.0 / +0.0 (parquet.thrift, ColumnOrder) */
+		float a = c->dmin == 0 ? -0.0f : (float)c->dmin, b = c->dmax == 0 ? 0.0f : (float)c->dmax;
+		memcpy(mn, &a, 4), memcpy(mx, &b, 4), nmn = nmx = 4;
+		break;
+	}
+	case K_DOUBLE: {
+		double a = c->dmin == 0 ? -0.0 : c->dmin, b = c->dmax == 0 ? 0.0 : c->dmax;
+		memcpy(mn, &a, 8), memcpy(mx, &b, 8), nmn = nmx = 8;
+		break;
+	}
+	default: /* strings: unsigned byte order, only in min_value/max_value */
+		legacy = 0;
+		pmn = c->smin.p, nmn = c->smin.n, pmx = c->smax.p, nmx = c->smax.n;
+		if (nmn > STAT_STRING_MAX || nmx > STAT_STRING_MAX)
+			has = 0;
+		break;
+	}
+	tc_struct_begin(t, 12);
+	if (has && legacy) {
+		tc_binary(t, 1, pmx, nmx);
+		tc_binary(t, 2, pmn, nmn);
+	}
+	tc_i64(t, 3, c->c_nulls);
+	if (has) {
+		tc_binary(t, 5, pmx, nmx);
+		tc_binary(t, 6, pmn, nmn);
+		tc_bool(t, 7, 1);
+		tc_bool(t, 8, 1);
+	}
+	if (c->kind == K_FLOAT || c->kind == K_DOUBLE)
+		tc_i64(t, 9, c->nan);
+	tc_struct_end(t);
+}
+
+static void col_chunk_reset(pq_col *c)
+{
+	c->chunk.n = 0;
+	c->c_rows = c->c_nulls = c->c_unc = c->c_comp = 0;
+	c->n_dict_pages = c->n_plain_pages = 0;
+	dict_clear(&c->dict);
+	c->fallback = 0;
+	c->has_mm = 0;
+	c->nan = 0;
+	if (c->remap_n)
+		memset(c->remap, 0xff, (size_t)c->remap_n * sizeof(*c->remap));
+	page_reset(c);
+}
+
+static int flush_row_group(pq_writer *w)
+{
+	if (w->rg_rows == 0)
+		return NXP_OK;
+	tc_writer t;
+	tc_init(&t, &w->rg);
+	tc_elem_struct_begin(&t);
+	tc_list_begin(&t, 1, TC_STRUCT, (uint32_t)w->ncols);
+	int64_t rg_start = w->pos, unc = 0, comp = 0;
+	for (int j = 0; j < w->ncols; j++) {
+		pq_col *c = &w->cols[j];
+		int rc = flush_page(w, c);
+		if (rc)
+			return rc;
+		int64_t dict_off = -1;
+		if (c->kind == K_DICT && c->dict.count > 0) {
+			const uint8_t *z;
+			size_t zn;
+			rc = compress(w, c->dict.plain.p, c->dict.plain.n, &z, &zn);
+			if (!rc)
+				rc = page_header(w, PAGE_DICTIONARY, c->dict.plain.n, zn, c->dict.count, E_PLAIN);
+			dict_off = w->pos;
+			if (!rc)
+				rc = write_all(w, w->hdr.p, w->hdr.n);
+			if (!rc)
+				rc = write_all(w, z, zn);
+			if (rc)
+				return rc;
+			c->c_unc += (int64_t)(w->hdr.n + c->dict.plain.n);
+			c->c_comp += (int64_t)(w->hdr.n + zn);
+			for (uint32_t e = 0; e < c->dict.count; e++)
+				if (stat_string(c, c->dict.plain.p + c->dict.off[e], c->dict.len[e]))
+					return nomem(w);
+		}
+		int64_t data_off = w->pos;
+		rc = write_all(w, c->chunk.p, c->chunk.n);
+		if (rc)
+			return rc;
+		unc += c->c_unc;
+		comp += c->c_comp;
+
+		tc_elem_struct_begin(&t); /* ColumnChunk */
+		tc_i64(&t, 2, 0);
+		tc_struct_begin(&t, 3); /* ColumnMetaData */
+		tc_i32(&t, 1, c->ptype);
+		int uses_plain = c->n_plain_pages > 0 || dict_off >= 0;
+		int uses_dict = c->n_dict_pages > 0;
+		tc_list_begin(&t, 2, TC_I32, (uint32_t)(uses_plain + uses_dict + 1));
+		if (uses_plain)
+			tc_elem_i32(&t, E_PLAIN);
+		tc_elem_i32(&t, E_RLE);
+		if (uses_dict)
+			tc_elem_i32(&t, E_RLE_DICTIONARY);
+		tc_list_begin(&t, 3, TC_BINARY, 1);
+		tc_elem_binary(&t, c->name, strlen(c->name));
+		tc_i32(&t, 4, pq_codec_thrift_id(w->codec));
+		tc_i64(&t, 5, c->c_rows);
+		tc_i64(&t, 6, c->c_unc);
+		tc_i64(&t, 7, c->c_comp);
+		tc_i64(&t, 9, data_off);
+		if (dict_off >= 0)
+			tc_i64(&t, 11, dict_off);
+		put_stats(&t, c);
+		int nstats = (dict_off >= 0) + (c->n_dict_pages > 0) + (c->n_plain_pages > 0);
+		tc_list_begin(&t, 13, TC_STRUCT, (uint32_t)nstats);
+		if (dict_off >= 0) {
+			tc_elem_struct_begin(&t);
+			tc_i32(&t, 1, PAGE_DICTIONARY), tc_i32(&t, 2, E_PLAIN), tc_i32(&t, 3, 1);
+			tc_struct_end(&t);
+		}
+		if (c->n_dict_pages > 0) {
+			tc_elem_struct_begin(&t);
+			tc_i32(&t, 1, PAGE_DATA), tc_i32(&t, 2, E_RLE_DICTIONARY), tc_i32(&t, 3, c->n_dict_pages);
+			tc_struct_end(&t);
+		}
+		if (c->n_plain_pages > 0) {
+			tc_elem_struct_begin(&t);
+			tc_i32(&t, 1, PAGE_DATA), tc_i32(&t, 2, E_PLAIN), tc_i32(&t, 3, c->n_plain_pages);
+			tc_struct_end(&t);
+		}
+		tc_struct_end(&t); /* ColumnMetaData */
+		tc_struct_end(&t); /* ColumnChunk */
+		col_chunk_reset(c);
+	}
+	tc_i64(&t, 2, unc);
+	tc_i64(&t, 3, w->rg_rows);
+	tc_i64(&t, 5, rg_start);
+	tc_i64(&t, 6, comp);
+	tc_struct_end(&t);
+	if (t.oom)
+		return nomem(w);
+	w->n_rg++;
+	w->rows_total += w->rg_rows;
+	w->rg_rows = 0;
+	return NXP_OK;
+}
+
+static int write_footer(pq_writer *w, const char *const *kv)
+{
+	pq_buf f = {0};
+	tc_writer t;
+	tc_init(&t, &f);
+	tc_i32(&t, 1, 1);
+	tc_list_begin(&t, 2, TC_STRUCT, (uint32_t)w->ncols + 1);
+	tc_elem_struct_begin(&t);
+	tc_string(&t, 4, "schema");
+	tc_i32(&t, 5, w->ncols);
+	tc_struct_end(&t);
+	for (int j = 0; j < w->ncols; j++) {
+		const pq_col *c = &w->cols[j];
+		tc_elem_struct_begin(&t);
+		tc_i32(&t, 1, c->ptype);
+		tc_i32(&t, 3, c->nullable ? REP_OPTIONAL : REP_REQUIRED);
+		tc_string(&t, 4, c->name);
+		if (c->ptype == T_BYTE_ARRAY) {
+			tc_i32(&t, 6, CT_UTF8);
+			tc_struct_begin(&t, 10); /* LogicalType */
+			tc_struct_begin(&t, 1);  /* STRING */
+			tc_struct_end(&t);
+			tc_struct_end(&t);
+		}
+		tc_struct_end(&t);
+	}
+	tc_i64(&t, 3, w->rows_total);
+	tc_list_begin(&t, 4, TC_STRUCT, w->n_rg);
+	tc_raw(&t, w->rg.p, w->rg.n);
+	uint32_t nkv = 1;
+	for (const char *const *p = kv; p && *p; p += 2)
+		nkv++;
+	tc_list_begin(&t, 5, TC_STRUCT, nkv);
+	tc_elem_struct_begin(&t);
+	tc_string(&t, 1, "nxp.version");
+	tc_string(&t, 2, nxp_version_string());
+	tc_struct_end(&t);
+	for (const char *const *p = kv; p && *p; p += 2) {
+		tc_elem_struct_begin(&t);
+		tc_string(&t, 1, p[0]);
+		tc_string(&t, 2, p[1]);
+		tc_struct_end(&t);
+	}
+	char created[64];
+	snprintf(created, sizeof(created), "libnxp version %s", nxp_version_string());
+	tc_string(&t, 6, created);
+	tc_list_begin(&t, 7, TC_STRUCT, (uint32_t)w->ncols);
+	for (int j = 0; j < w->ncols; j++) {
+		tc_elem_struct_begin(&t);
+		tc_struct_begin(&t, 1); /* TYPE_ORDER */
+		tc_struct_end(&t);
+		tc_struct_end(&t);
+	}
+	tc_struct_end(&t);
+	int rc = t.oom ? nomem(w) : NXP_OK;
+	uint8_t tail[8];
+	put_le(tail, f.n, 4);
+	memcpy(tail + 4, "PAR1", 4);
+	if (!rc && f.n > UINT32_MAX)
+		rc = nxp_fail(w->st, NXP_E_LIMIT, -1, "Parquet footer too large");
+	if (!rc)
+		rc = write_all(w, f.p, f.n);
+	if (!rc)
+		rc = write_all(w, tail, 8);
+	pq_buf_free(&f);
+	return rc;
+}
+
+/* ---- input validation ----------------------------------------------------------------- */
+
+static int bad(pq_writer *w, const char *col, const char *what)
+{
+	return nxp_fail(w->st, NXP_E_INVAL, -1, "Arrow input, column %s: %s", col ? col : "(batch)", what);
+}
+
+static int setup_columns(pq_writer *w, const struct ArrowSchema *s)
+{
+	if (!s->format || strcmp(s->format, "+s") != 0)
+		return nxp_fail(w->st, NXP_E_INVAL, -1, "Arrow input: the stream's schema is not a struct (format %s)",
+				s->format ? s->format : "NULL");
+	if (s->n_children < 1 || s->n_children > 32767 || !s->children)
+		return nxp_fail(w->st, NXP_E_INVAL, -1, "Arrow input: %lld columns (1..32767 supported)",
+				(long long)s->n_children);
+	w->ncols = (int)s->n_children;
+	w->cols = calloc((size_t)w->ncols, sizeof(*w->cols));
+	w->valid = calloc((size_t)w->ncols, sizeof(*w->valid));
+	if (!w->cols || !w->valid)
+		return nomem(w);
+	for (int j = 0; j < w->ncols; j++) {
+		const struct ArrowSchema *f = s->children[j];
+		pq_col *c = &w->cols[j];
+		if (!f || !f->format)
+			return bad(w, NULL, "a column without a schema");
+		if (!f->name || !*f->name)
+			return bad(w, NULL, "a column without a name");
+		c->name = f->name;
+		c->nullable = (f->flags & ARROW_FLAG_NULLABLE) != 0;
+		const char *fmt = f->format;
+		if (f->dictionary) {
+			if (strcmp(fmt, "i") != 0 || !f->dictionary->format || strcmp(f->dictionary->format, "u") != 0)
+				return nxp_fail(w->st, NXP_E_INVAL, -1,
+						"column %s: unsupported dictionary type (only dictionary<int32, utf8>)",
+						c->name);
+			c->kind = K_DICT, c->ptype = T_BYTE_ARRAY, c->width = 4;
+		} else if (!strcmp(fmt, "i")) {
+			c->kind = K_INT32, c->ptype = T_INT32, c->width = 4;
+		} else if (!strcmp(fmt, "l")) {
+			c->kind = K_INT64, c->ptype = T_INT64, c->width = 8;
+		} else if (!strcmp(fmt, "I")) {
+			c->kind = K_UINT32, c->ptype = T_INT64, c->width = 8;
+		} else if (!strcmp(fmt, "f")) {
+			c->kind = K_FLOAT, c->ptype = T_FLOAT, c->width = 4;
+		} else if (!strcmp(fmt, "g")) {
+			c->kind = K_DOUBLE, c->ptype = T_DOUBLE, c->width = 8;
+		} else if (!strcmp(fmt, "b")) {
+			c->kind = K_BOOL, c->ptype = T_BOOLEAN, c->width = 0;
+		} else if (!strcmp(fmt, "u")) {
+			c->kind = K_UTF8, c->ptype = T_BYTE_ARRAY, c->width = 0;
+		} else {
+			return nxp_fail(w->st, NXP_E_INVAL, -1, "column %s: unsupported Arrow type '%s'", c->name, fmt);
+		}
+		page_reset(c);
+	}
+	return NXP_OK;
+}
+
+/* Offsets [off..off+n] monotonic, starting >= 0, and a data buffer if any byte is used. */
+static int check_offsets(pq_writer *w, const pq_col *c, const struct ArrowArray *a, int64_t off, int64_t n)
+{
+	const int32_t *o = a->buffers[1];
+	if (!o)
+		return n > 0 ? bad(w, c->name, "no offsets buffer") : NXP_OK;
+	if (o[off] < 0)
+		return bad(w, c->name, "negative string offset");
+	int32_t bad_step = 0;
+	for (int64_t i = off; i < off + n; i++)
+		bad_step |= o[i + 1] - o[i] < 0;
+	if (bad_step)
+		return bad(w, c->name, "string offsets are not monotonic");
+	if (o[off + n] > o[off] && !a->buffers[2])
+		return bad(w, c->name, "no string data buffer");
+	return NXP_OK;
+}
+
+/* Validate column j of a batch, for rows base..base+n of its child array. */
+static int check_column(pq_writer *w, pq_col *c, const struct ArrowArray *a, int64_t rows_needed,
+			const uint8_t **valid)
+{
+	if (!a || !a->release)
+		return bad(w, c->name, "missing or released child array");
+	if (a->length < 0 || a->offset < 0 || a->length < rows_needed || a->offset > INT64_MAX / 2 - a->length)
+		return bad(w, c->name, "child array shorter than the batch, or a negative length/offset");
+	int64_t want = c->kind == K_UTF8 ? 3 : 2;
+	if (a->n_buffers != want || !a->buffers)
+		return bad(w, c->name, "wrong number of buffers for its type");
+	if (rows_needed > 0 && !a->buffers[1])
+		return bad(w, c->name, "no values buffer");
+	*valid = a->null_count != 0 ? a->buffers[0] : NULL;
+	if (a->null_count > 0 && !*valid)
+		return bad(w, c->name, "nulls without a validity bitmap");
+	if (*valid && !c->nullable)
+		for (int64_t i = 0; i < rows_needed; i++)
+			if (!bit_at(*valid, a->offset + i))
+				return bad(w, c->name, "null in a non-nullable column");
+	if (c->kind == K_UTF8)
+		return check_offsets(w, c, a, a->offset, rows_needed);
+	if (c->kind == K_DICT) {
+		const struct ArrowArray *d = a->dictionary;
+		if (!d || !d->release || d->n_buffers != 3 || !d->buffers || d->length < 0 || d->offset < 0 ||
+		    d->length > INT32_MAX)
+			return bad(w, c->name, "missing or malformed dictionary");
+		if (d->null_count != 0 && d->buffers[0])
+			return bad(w, c->name, "nulls in the dictionary");
+		int rc = check_offsets(w, c, d, d->offset, d->length);
+		if (rc)
+			return rc;
+		if (d->length > c->remap_cap) {
+			int32_t *r = realloc(c->remap, (size_t)d->length * sizeof(*r));
+			if (!r)
+				return nomem(w);
+			c->remap = r;
+			c->remap_cap = d->length;
+		}
+		c->remap_n = d->length;
+		if (c->remap_n)
+			memset(c->remap, 0xff, (size_t)c->remap_n * sizeof(*c->remap));
+	}
+	return NXP_OK;
+}
+
+static int64_t rg_bytes(const pq_writer *w)
+{
+	int64_t n = 0;
+	for (int j = 0; j < w->ncols; j++) {
+		const pq_col *c = &w->cols[j];
+		n += c->c_unc + (int64_t)(c->vals.n + c->defs.n + c->dict.plain.n);
+	}
+	return n;
+}
+
+static int write_batch(pq_writer *w, const struct ArrowArray *b)
+{
+	if (b->length < 0 || b->offset < 0 || b->n_children != w->ncols || !b->children)
+		return bad(w, NULL, "record batch does not match the schema (length, offset or columns)");
+	if (b->null_count != 0 && b->n_buffers >= 1 && b->buffers && b->buffers[0])
+		return bad(w, NULL, "null rows in a record batch");
+	const uint8_t **valid = w->valid;
+	for (int j = 0; j < w->ncols; j++) {
+		int rc = check_column(w, &w->cols[j], b->children[j], b->offset + b->length, &valid[j]);
+		if (rc)
+			return rc;
+	}
+	for (int64_t r = 0; r < b->length; r += SLICE_ROWS) {
+		int64_t n = b->length - r < SLICE_ROWS ? b->length - r : SLICE_ROWS;
+		for (int j = 0; j < w->ncols; j++) {
+			const struct ArrowArray *a = b->children[j];
+			int rc = col_append(w, &w->cols[j], a, valid[j], a->offset + b->offset + r, n);
+			if (rc)
+				return rc;
+		}
+		w->rg_rows += n;
+		if (rg_bytes(w) >= w->rg_limit) {
+			int rc = flush_row_group(w);
+			if (rc)
+				return rc;
+		}
+	}
+	return NXP_OK;
+}
+
+/* ---- files ---------------------------------------------------------------------------- */
+
+static int open_tmp(pq_writer *w)
+{
+	size_t n = strlen(w->path) + 16;
+	w->tmp = malloc(n);
+	if (!w->tmp)
+		return nomem(w);
+	static unsigned counter;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)w;
+	static const char al[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	for (int attempt = 0; attempt < 100; attempt++) {
+		uint64_t x = (seed + __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED)) * 0x9e3779b97f4a7c15ull;
+		char sfx[7];
+		for (int i = 0; i < 6; i++, x >>= 6)
+			sfx[i] = al[x % 36];
+		sfx[6] = '\0';
+		snprintf(w->tmp, n, "%s.tmp-%s", w->path, sfx);
+		w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (w->fd >= 0)
+			return NXP_OK;
+		if (errno != EEXIST)
+			break;
+	}
+	int e = errno;
+	free(w->tmp);
+	w->tmp = NULL;
+	return nxp_fail(w->st, NXP_E_IO, -1, "cannot create %s.tmp-*: %s", w->path, strerror(e));
+}
+
+/* Move the finished temporary file to its name (refusing an existing one
+ * unless overwrite). */
+static int publish(pq_writer *w, int overwrite)
+{
+	if (!overwrite) {
+		if (link(w->tmp, w->path) == 0) {
+			unlink(w->tmp);
+			return NXP_OK;
+		}
+		if (errno == EEXIST)
+			return nxp_fail(w->st, NXP_E_INVAL, -1, "%s exists (not overwritten)", w->path);
+		struct stat sb;
+		if (lstat(w->path, &sb) == 0) /* a file system without hard links */
+			return nxp_fail(w->st, NXP_E_INVAL, -1, "%s exists (not overwritten)", w->path);
+	}
+	if (rename(w->tmp, w->path) != 0)
+		return nxp_fail(w->st, NXP_E_IO, -1, "rename %s to %s: %s", w->tmp, w->path, strerror(errno));
+	return NXP_OK;
+}
+
+static int stream_error(pq_writer *w, struct ArrowArrayStream *in, int e)
+{
+	const char *m = in->get_last_error ? in->get_last_error(in) : NULL;
+	int code = e == ENOMEM ? NXP_E_NOMEM : e == EINVAL ? NXP_E_INVAL : NXP_E_IO;
+	return nxp_fail(w->st, code, -1, "reading the Arrow stream for %s: %s", w->path, m && *m ? m : strerror(e));
+}
+
+static int check_options(nxp_parquet_options *o, const nxp_parquet_options *opts, nxp_status *st)
+{
+	nxp_parquet_options_init(o);
+	if (opts) {
+		if (!nxp_struct_ok(opts, sizeof(*opts)))
+			return nxp_fail(st, NXP_E_INVAL, -1, "nxp_parquet_options: struct_size too small");
+		*o = *opts;
+	}
+	if (o->codec < NXP_PARQUET_ZSTD || o->codec > NXP_PARQUET_NONE)
+		return nxp_fail(st, NXP_E_INVAL, -1, "unknown Parquet codec %d", (int)o->codec);
+	if (o->codec == NXP_PARQUET_ZSTD && o->level && (o->level < -7 || o->level > 22))
+		return nxp_fail(st, NXP_E_INVAL, -1, "zstd level %d out of range (-7..22)", (int)o->level);
+	if (o->codec == NXP_PARQUET_GZIP && (o->level < 0 || o->level > 9))
+		return nxp_fail(st, NXP_E_INVAL, -1, "gzip level %d out of range (1..9)", (int)o->level);
+	if (o->row_group_bytes < 0)
+		return nxp_fail(st, NXP_E_INVAL, -1, "negative row_group_bytes");
+	for (const char *const *p = o->key_values; p && *p; p += 2)
+		if (!p[1])
+			return nxp_fail(st, NXP_E_INVAL, -1, "key_values: key '%s' has no value", p[0]);
+	return NXP_OK;
+}
+
+static void writer_free(pq_writer *w)
+{
+	for (int j = 0; w->cols && j < w->ncols; j++) {
+		pq_col *c = &w->cols[j];
+		pq_buf_free(&c->vals);
+		pq_buf_free(&c->defs);
+		pq_buf_free(&c->chunk);
+		pq_buf_free(&c->smin);
+		pq_buf_free(&c->smax);
+		dict_free(&c->dict);
+		free(c->remap);
+	}
+	free(w->cols);
+	free(w->valid);
+	pq_buf_free(&w->body);
+	pq_buf_free(&w->comp);
+	pq_buf_free(&w->hdr);
+	pq_buf_free(&w->rg);
+	pq_codec_free(w->codec);
+	free(w->tmp);
+}
+
+int nxp_parquet_write(const char *path, struct ArrowArrayStream *in, const nxp_parquet_options *opts,
+		      nxp_status *st)
+{
+	nxp_status_clear(st);
+	if (!in || !in->release || !in->get_schema || !in->get_next)
+		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_parquet_write: no input stream");
+	nxp_parquet_options o;
+	int rc = NXP_OK;
+	if (!path || !*path)
+		rc = nxp_fail(st, NXP_E_INVAL, -1, "nxp_parquet_write: no path");
+	if (!rc)
+		rc = check_options(&o, opts, st);
+	struct stat sb;
+	if (!rc && !o.overwrite && lstat(path, &sb) == 0)
+		rc = nxp_fail(st, NXP_E_INVAL, -1, "%s exists (not overwritten)", path);
+	if (rc) {
+		in->release(in);
+		return rc;
+	}
+
+	pq_writer w = {.st = st, .path = path, .fd = -1};
+	w.rg_limit = o.row_group_bytes ? o.row_group_bytes : DEFAULT_ROW_GROUP_BYTES;
+	struct ArrowSchema schema = {0};
+	int e = in->get_schema(in, &schema);
+	if (e) {
+		rc = stream_error(&w, in, e);
+		schema.release = NULL;
+	}
+	if (!rc)
+		rc = setup_columns(&w, &schema);
+	if (!rc && !(w.codec = pq_codec_new(o.codec, o.level)))
+		rc = nomem(&w);
+	if (!rc)
+		rc = open_tmp(&w);
+	if (!rc)
+		rc = write_all(&w, "PAR1", 4);
+	while (!rc) {
+		struct ArrowArray batch = {0};
+		e = in->get_next(in, &batch);
+		if (e) {
+			rc = stream_error(&w, in, e);
+			break;
+		}
+		if (!batch.release)
+			break;
+		rc = write_batch(&w, &batch);
+		batch.release(&batch);
+	}
+	if (!rc)
+		rc = flush_row_group(&w);
+	if (!rc)
+		rc = write_footer(&w, o.key_values);
+	if (w.fd >= 0) {
+		if (close(w.fd) != 0 && !rc)
+			rc = nxp_fail(st, NXP_E_IO, -1, "close %s: %s", w.tmp, strerror(errno));
+		w.fd = -1;
+	}
+	if (!rc)
+		rc = publish(&w, o.overwrite);
+	if (rc && w.tmp)
+		unlink(w.tmp);
+	if (schema.release)
+		schema.release(&schema);
+	in->release(in);
+	writer_free(&w);
+	return rc;
+}
