@@ -77,6 +77,28 @@ print(p, f, s)
 PY
 }
 
+# install_js_readers DIR: the Parquet readers the parquet_readers test uses
+# (DuckDB's @duckdb/node-api, hyparquet; pinned by tests/js/package-lock.json)
+# into DIR/js/node_modules with `npm ci`.  Without node/npm or the registry the
+# test skips (exit 77) and says why.
+install_js_readers() {
+	local dir=$1/js
+	if ! command -v npm >/dev/null 2>&1; then
+		log "npm not found: the Parquet reader test (DuckDB, hyparquet) will be skipped"
+		return 0
+	fi
+	mkdir -p "$dir"
+	if [ -d "$dir/node_modules" ] && cmp -s tests/js/package-lock.json "$dir/package-lock.json"; then
+		return 0
+	fi
+	cp tests/js/package.json tests/js/package-lock.json "$dir"/
+	log "npm ci (DuckDB, hyparquet) into $dir"
+	if ! npm ci --prefix "$dir" --no-audit --no-fund > "$dir/npm.log" 2>&1; then
+		log "npm ci failed (see $dir/npm.log): the Parquet reader test will be skipped"
+		rm -rf "$dir/node_modules" "$dir/package-lock.json"
+	fi
+}
+
 TOTAL_PASS=0
 TOTAL_FAIL=0
 TOTAL_SKIP=0
@@ -119,6 +141,7 @@ cmd_asan_only() {
 	# plain build uses libdeflate's).
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		build build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dlibdeflate=disabled
+	install_js_readers build-asan
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		run_suite build-asan "ASan+UBSan (unit and bindings)"
 }
@@ -126,6 +149,7 @@ cmd_asan_only() {
 cmd_test() {
 	ensure_packages
 	build build
+	install_js_readers build
 	run_suite build "unit, CLI and bindings"
 	cmd_asan_only
 	report
