@@ -756,6 +756,89 @@ START_TEST(test_bad_records)
 }
 END_TEST
 
+/* ActiveTime and DmaPacket read the same DMA records with the same checks:
+ * packets with a string id outside the string table or an unknown memory kind
+ * are bad for both (not busy time), counted once each, at the record's own
+ * byte offset (issue 12: ActiveTime used to count them as busy and report the
+ * section's offset). */
+START_TEST(test_active_time_agrees_with_dma)
+{
+	unchecked_file u;
+	nxp_ntff_writer *w = unchecked_begin(&u, "baddma.ntff");
+	nxp_ntff_queue q;
+	nxp_ntff_queue_init(&q);
+	q.kind = NXP_QUEUE_DMA;
+	q.engine = -1;
+	q.name = "qA";
+	int32_t qa = nxp_ntff_writer_add_queue(w, &q);
+	q.name = "qB";
+	int32_t qb = nxp_ntff_writer_add_queue(w, &q);
+	enum { N = 6 };
+	/* Disjoint packets (gaps of 10 ticks): each good one is its own busy run.
+	 * Queue A: 100, 120, ...; queue B: 110, 130, ... interleaved in time. */
+	for (int i = 0; i < N; i++) {
+		for (int b = 0; b < 2; b++) {
+			nxp_ntff_dma_note d;
+			memset(&d, 0, sizeof(d));
+			d.start_tick = 100 + 20 * (uint64_t)i + 10 * (uint64_t)b;
+			d.end_tick = d.start_tick + 5;
+			d.read_bytes = d.write_bytes = 64;
+			d.source = NXP_MEMORY_HBM;
+			d.dest = NXP_MEMORY_SBUF;
+			if (b == 0 && i == 1)
+				d.variable = 0x7fffffffu; /* string id outside the table */
+			if (b == 0 && i == 3)
+				d.source = 7; /* unknown memory kind */
+			if (b == 1 && i == 4)
+				d.dest = 200; /* unknown memory kind, the last bad one in time */
+			ck_assert_int_eq(nxp_ntff_writer_dma(w, b ? qb : qa, &d), NXP_OK);
+		}
+	}
+	nxp_profile *p = unchecked_open(&u, w);
+	nxp_cursor_stats ds, as;
+	ds.struct_size = as.struct_size = sizeof(ds);
+
+	nxp_cursor *c;
+	ck_assert_int_eq(nxp_cursor_open(&c, p, NXP_TABLE_DMA_PACKET, NULL, NULL), NXP_OK);
+	int64_t lo[2 * N], hi[2 * N];
+	int k = 0;
+	nxp_dma_packet d;
+	d.struct_size = sizeof(d);
+	while (nxp_cursor_next_dma_packet(c, &d) == NXP_OK) {
+		ck_assert_int_lt(k, 2 * N);
+		lo[k] = d.start_ts;
+		hi[k] = d.end_ts;
+		k++;
+	}
+	ck_assert_int_eq(k, 2 * N - 3);
+	nxp_cursor_get_stats(c, &ds);
+	nxp_cursor_close(c);
+	ck_assert_int_eq(ds.bad_records, 3);
+	/* the last bad record in time: queue B's 5th record (index 4), in the
+	 * second DATA section (queue A's has N records of 48 bytes) */
+	uint64_t sec_b = NTFF_FILE_HEADER_SIZE + NTFF_SECTION_HEADER_SIZE + N * NTFF_REC_DMA_SIZE;
+	ck_assert_int_eq(ds.last_bad_offset, (int64_t)(sec_b + NTFF_SECTION_HEADER_SIZE + 4 * NTFF_REC_DMA_SIZE));
+
+	ck_assert_int_eq(nxp_cursor_open(&c, p, NXP_TABLE_ACTIVE_TIME, NULL, NULL), NXP_OK);
+	nxp_active_time a;
+	a.struct_size = sizeof(a);
+	int m = 0;
+	while (nxp_cursor_next_active_time(c, &a) == NXP_OK) {
+		ck_assert_int_lt(m, k);
+		ck_assert_str_eq(a.engine, "dma");
+		ck_assert_int_eq(a.start_ts, lo[m]); /* the same packets, busy exactly while they run */
+		ck_assert_int_eq(a.end_ts, hi[m]);
+		m++;
+	}
+	ck_assert_int_eq(m, k);
+	nxp_cursor_get_stats(c, &as);
+	nxp_cursor_close(c);
+	ck_assert_int_eq(as.bad_records, ds.bad_records);
+	ck_assert_int_eq(as.last_bad_offset, ds.last_bad_offset);
+	unchecked_end(&u);
+}
+END_TEST
+
 /* Seek over a damaged section: a key above INT64_MAX among sorted keys can
  * steer the binary search early; the cursor must still start at or after the
  * seek point, with the same row ids as a full scan (fuzz/crashes/cursor/
@@ -1002,6 +1085,7 @@ Suite *ntff_suite(void)
 	tcase_add_test(t, test_section_header_corruption);
 	tcase_add_test(t, test_bad_records);
 	tcase_add_test(t, test_seek_over_bad_key);
+	tcase_add_test(t, test_active_time_agrees_with_dma);
 	tcase_add_test(t, test_unfinished_and_unknown);
 	tcase_add_test(t, test_io_error);
 	suite_add_tcase(s, t);
