@@ -725,6 +725,22 @@ static void gen_capture(void)
 	free(ntrace);
 }
 
+/* table: [table] [flags] [batch] + single-framed NTFF; a few tables, projections and batch sizes */
+static void gen_table(void)
+{
+	size_t blen, slen;
+	uint8_t *basic = fixture_ntff(FZ_NTFF_BASIC, &blen);
+	uint8_t *small = fixture_ntff(FZ_NTFF_SMALL_SECTIONS, &slen);
+	for (uint8_t t = 0; t < 16; t++) {
+		uint8_t params[3] = {t, (uint8_t)(t & 2), (uint8_t)(t * 7)};
+		char l[32];
+		snprintf(l, sizeof(l), "t%u", (unsigned)t);
+		put_single(l, params, 3, FZ_CTL_PLAIN_MEMORY, (t & 1) ? small : basic, (t & 1) ? slen : blen);
+	}
+	free(basic);
+	free(small);
+}
+
 typedef void (*gen_fn)(void);
 
 static const struct {
@@ -743,6 +759,7 @@ static const struct {
 	{"trace_info_pb", gen_trace_info_pb},
 	{"host_stats_pb", gen_host_stats_pb},
 	{"capture", gen_capture},
+	{"table", gen_table},
 	{NULL, NULL},
 };
 

@@ -150,18 +150,24 @@ static int dict_grow_ptr(nxc_dict *d)
 	return 0;
 }
 
-/* Index of `s` in the dictionary, adding it if new; negative on NOMEM. */
-static int32_t dict_index(nxc_dict *d, const char *s)
+/* Index of `s` in the dictionary, adding it if new; negative on NOMEM.
+ * `stable`: s stays at its address with the same content for the whole batch
+ * (profile strings), so the pointer cache may remember it. */
+static int32_t dict_index(nxc_dict *d, const char *s, int stable)
 {
 	if (!s)
 		s = "";
-	if (d->pn * 2 >= d->pcap && dict_grow_ptr(d))
-		return NXP_E_NOMEM;
-	size_t pm = d->pcap - 1, pk = (size_t)hash_ptr(s) & pm;
-	while (d->pkeys[pk]) {
-		if (d->pkeys[pk] == s)
-			return d->pvals[pk];
-		pk = (pk + 1) & pm;
+	size_t pk = 0;
+	if (stable) {
+		if (d->pn * 2 >= d->pcap && dict_grow_ptr(d))
+			return NXP_E_NOMEM;
+		size_t pm = d->pcap - 1;
+		pk = (size_t)hash_ptr(s) & pm;
+		while (d->pkeys[pk]) {
+			if (d->pkeys[pk] == s)
+				return d->pvals[pk];
+			pk = (pk + 1) & pm;
+		}
 	}
 	/* a new pointer: look the content up */
 	if ((size_t)d->n * 2 >= d->hcap && dict_grow_hash(d))
@@ -190,9 +196,11 @@ static int32_t dict_index(nxc_dict *d, const char *s)
 		idx = d->n++;
 		d->hslots[hk] = idx + 1;
 	}
-	d->pkeys[pk] = s;
-	d->pvals[pk] = idx;
-	d->pn++;
+	if (stable) {
+		d->pkeys[pk] = s;
+		d->pvals[pk] = idx;
+		d->pn++;
+	}
 	return idx;
 }
 
@@ -394,7 +402,7 @@ int nxc_col_append_str(nxc_colbuf *c, const char *s)
 	if (set_valid(c, 1))
 		return NXP_E_NOMEM;
 	if (c->type == NXC_DICT) {
-		int32_t idx = dict_index(c->dict, s);
+		int32_t idx = dict_index(c->dict, s, c->stable_strings);
 		if (idx < 0 || put_fixed(c, &idx, 4))
 			return NXP_E_NOMEM;
 	} else if (c->type == NXC_UTF8) {
@@ -733,4 +741,55 @@ int nxc_schema_make(struct ArrowSchema *out, const nxc_table *t, const int *proj
 		}
 	}
 	return 0;
+}
+
+int nxc_col_copy(nxc_colbuf *dst, const nxc_colbuf *src, int64_t row)
+{
+	if (src->validity.p && !((src->validity.p[row / 8] >> (row % 8)) & 1))
+		return nxc_col_append_null(dst);
+	switch (src->type) {
+	case NXC_I64: {
+		int64_t v;
+		memcpy(&v, src->data.p + 8 * row, 8);
+		return nxc_col_append_i64(dst, v);
+	}
+	case NXC_F64: {
+		double v;
+		memcpy(&v, src->data.p + 8 * row, 8);
+		return nxc_col_append_f64(dst, v);
+	}
+	case NXC_I32: {
+		int32_t v;
+		memcpy(&v, src->data.p + 4 * row, 4);
+		return nxc_col_append_i64(dst, v);
+	}
+	case NXC_BOOL:
+		return nxc_col_append_bool(dst, (src->data.p[row / 8] >> (row % 8)) & 1);
+	default: {
+		const uint8_t *chars;
+		int32_t a, b;
+		if (src->type == NXC_DICT) {
+			int32_t idx;
+			memcpy(&idx, src->data.p + 4 * row, 4);
+			memcpy(&a, src->dict->offsets.p + 4 * idx, 4);
+			memcpy(&b, src->dict->offsets.p + 4 * (idx + 1), 4);
+			chars = src->dict->chars.p;
+		} else {
+			memcpy(&a, src->offsets.p + 4 * row, 4);
+			memcpy(&b, src->offsets.p + 4 * (row + 1), 4);
+			chars = src->data.p;
+		}
+		char small[256];
+		size_t n = (size_t)(b - a);
+		char *s = n < sizeof(small) ? small : malloc(n + 1);
+		if (!s)
+			return NXP_E_NOMEM;
+		memcpy(s, chars + a, n);
+		s[n] = 0;
+		int rc = nxc_col_append_str(dst, s);
+		if (s != small)
+			free(s);
+		return rc;
+	}
+	}
 }

@@ -97,7 +97,8 @@ typedef struct nxc_colbuf {
 	nxc_buf validity; /* allocated at the first null */
 	int64_t length, null_count;
 	nxc_dict *dict;
-	const char *last_err;
+	int stable_strings; /* strings appended keep their address and content for the batch
+			       (profile strings): dictionary lookups may go by pointer */
 } nxc_colbuf;
 
 /* The projected columns of one batch being built. */
@@ -125,6 +126,8 @@ int nxc_col_append_f64(nxc_colbuf *c, double v);
 int nxc_col_append_bool(nxc_colbuf *c, int v);
 int nxc_col_append_str(nxc_colbuf *c, const char *s);
 int nxc_col_append_null(nxc_colbuf *c);
+/* Append row `row` of `src` (same type) to `dst`. */
+int nxc_col_copy(nxc_colbuf *dst, const nxc_colbuf *src, int64_t row);
 
 /* Set up / reset a builder for a new batch (fresh buffers). */
 int nxc_builder_init(nxc_builder *b, const nxc_table *t, const int *proj, int nproj);
@@ -179,9 +182,8 @@ void nxc_registry_init(void);
 extern const nxc_table nxc_table_system_events, nxc_table_system_metadata, nxc_table_cpu_usage,
 	nxc_table_host_mem_usage;
 
-/* A helper for tables with a fixed set of rows computed at open: the open
- * function fills the builder itself (any number of rows) through `rows`, and
- * the stream hands them out in one batch. */
+/* A helper for tables whose rows are computed at open: `rows` fills s->b with
+ * every row; they are kept aside and handed out batch_rows at a time. */
 typedef int (*nxc_rows_fn)(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *st);
 int nxc_rows_open(nxc_stream *s, nxc_rows_fn rows, nxp_profile *p, const char *path, nxp_status *st);
 

@@ -218,6 +218,8 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 		dev_free(d);
 		return rc;
 	}
+	for (int i = 0; i < s->b.ncols; i++)
+		s->b.cols[i].stable_strings = 1; /* cursor strings live as long as the profile */
 	s->ctx = d;
 	s->free_ctx = dev_free;
 	s->fill = dev_fill;

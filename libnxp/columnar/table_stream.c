@@ -180,31 +180,60 @@ int nxc_open_stream(struct ArrowArrayStream *out, const nxc_table *t, nxp_profil
 	return NXP_OK;
 }
 
-/* ---- tables filled at open, handed out as one batch ---- */
+/* ---- tables filled at open, handed out batch_rows at a time ---- */
+typedef struct rows_ctx {
+	nxc_builder all; /* every row, built at open */
+	int64_t next;
+} rows_ctx;
+
+static void rows_free(void *p)
+{
+	rows_ctx *r = p;
+	if (!r)
+		return;
+	nxc_builder_free(&r->all);
+	free(r);
+}
+
 static int64_t rows_fill(nxc_stream *s, int64_t max)
 {
-	(void)max;
-	int *given = s->ctx;
-	if (*given)
-		return 0;
-	*given = 1;
-	return s->b.rows;
+	rows_ctx *r = s->ctx;
+	int64_t n = r->all.rows - r->next;
+	if (n > max)
+		n = max;
+	for (int c = 0; c < s->b.ncols; c++)
+		for (int64_t i = 0; i < n; i++)
+			if (nxc_col_copy(&s->b.cols[c], &r->all.cols[c], r->next + i)) {
+				s->b.nomem = 1;
+				return NXP_E_NOMEM;
+			}
+	r->next += n;
+	s->b.rows += n;
+	return n;
 }
 
 int nxc_rows_open(nxc_stream *s, nxc_rows_fn rows, nxp_profile *p, const char *path, nxp_status *st)
 {
-	int *given = calloc(1, sizeof(int));
-	if (!given)
+	rows_ctx *r = calloc(1, sizeof(*r));
+	if (!r)
 		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
 	int rc = rows(s, p, path, st);
 	if (rc == 0 && s->b.nomem)
 		rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+	if (rc == 0) {
+		/* the filled builder is kept aside; s->b starts empty */
+		r->all = s->b;
+		if (nxc_builder_init(&s->b, s->t, s->proj, s->nproj)) {
+			memset(&s->b, 0, sizeof(s->b));
+			rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		}
+	}
 	if (rc) {
-		free(given);
+		rows_free(r);
 		return rc;
 	}
-	s->ctx = given;
-	s->free_ctx = free;
+	s->ctx = r;
+	s->free_ctx = rows_free;
 	s->fill = rows_fill;
 	return 0;
 }
