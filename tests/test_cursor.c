@@ -8,6 +8,7 @@
 #include <nxp/nxp.h>
 
 #include "neff_internal.h"
+#include "ntff_priv.h"
 #include "ntff_fixture.h"
 #include "testutil.h"
 
@@ -739,6 +740,84 @@ START_TEST(test_active_time)
 }
 END_TEST
 
+/* The internal iteration (ntff_priv.h) a columnar reader builds on: record by
+ * record and run by run, it yields every table's records in the cursor's
+ * order with the cursor's ids, from raw bytes. */
+static void iter_matches_cursor(nxp_profile *p, int table, int by_run)
+{
+	nxp_cursor *c;
+	ck_assert_int_eq(nxp_cursor_open(&c, p, table, NULL, NULL), NXP_OK);
+	nxp_cursor_options o;
+	nxp_cursor_options_init(&o);
+	ntff_iter it;
+	ck_assert_int_eq(ntff_iter_open(&it, p, ntff_table_get(table), &o, 0, UINT64_MAX), NXP_OK);
+	ck_assert_int_eq(ntff_iter_seek(&it, 0), NXP_OK);
+	ntff_rec r;
+	size_t n = 0, runs = 0, longest = 0;
+	int rc;
+	anyrec a;
+	while ((rc = by_run ? ntff_iter_run(&it, &r) : ntff_iter_next(&it, &r)) == NXP_OK) {
+		ck_assert_uint_ge(r.n, 1);
+		runs++;
+		if (r.n > longest)
+			longest = r.n;
+		for (size_t i = 0; i < r.n; i++) {
+			const uint8_t *rec = r.rec + i * r.rsize;
+			ck_assert(it.t->check(p, rec)); /* the fixture has no bad records */
+			ck_assert_int_eq(next_of(c, table, &a), NXP_OK);
+			int64_t start, id;
+			switch (table) {
+			case NXP_TABLE_INSTRUCTION: start = a.i.start_ts; id = a.i.id; break;
+			case NXP_TABLE_DMA_PACKET: start = a.d.start_ts; id = a.d.id; break;
+			default: start = a.s.timestamp; id = r.id + (int64_t)i; break;
+			}
+			ck_assert_int_eq(id, r.id + (int64_t)i);
+			nxp_metadata md;
+			md.struct_size = sizeof(md);
+			nxp_profile_get_metadata(p, &md);
+			ck_assert_int_eq(start, (int64_t)(ntff_record_key(rec) / (uint64_t)md.ticks_per_nanosec));
+			n++;
+		}
+	}
+	ck_assert_int_eq(rc, NXP_END);
+	ck_assert_int_eq(next_of(c, table, &a), NXP_END);
+	ck_assert_uint_gt(n, 0);
+	if (by_run)
+		ck_assert_uint_gt(longest, 1); /* queues of the fixture do run ahead of the others */
+	else
+		ck_assert_uint_eq(runs, n);
+	ck_assert_int_eq(it.s.stats.bad_records, 0);
+	ntff_iter_close(&it);
+	nxp_cursor_close(c);
+}
+
+START_TEST(test_internal_iteration)
+{
+	fxn_spec s;
+	fxn_spec_default(&s);
+	s.pcores = 2;
+	s.compress = _i;
+	world w;
+	world_build(&w, &s);
+	fxn_pair o;
+	open_ok(&o, &w, FXN_SRC_CHUNKY);
+	static const int t[] = {NXP_TABLE_INSTRUCTION, NXP_TABLE_DMA_PACKET, NXP_TABLE_SEMAPHORE_UPDATE};
+	for (size_t k = 0; k < 3; k++) {
+		iter_matches_cursor(o.p, t[k], 0);
+		iter_matches_cursor(o.p, t[k], 1);
+	}
+	/* a derived table has no raw records to iterate */
+	ntff_iter it;
+	nxp_cursor_options co;
+	nxp_cursor_options_init(&co);
+	ck_assert_int_eq(ntff_iter_open(&it, o.p, ntff_table_get(NXP_TABLE_ACTIVE_TIME), &co, 0, UINT64_MAX),
+			 NXP_E_INVAL);
+	ck_assert_ptr_null(ntff_table_get(100));
+	fxn_close(&o);
+	world_free(&w);
+}
+END_TEST
+
 START_TEST(test_sequential_refused)
 {
 	fxn_spec s;
@@ -824,6 +903,7 @@ Suite *cursor_suite(void)
 	tcase_add_loop_test(t, test_seek, 0, 2);
 	tcase_add_test(t, test_batch);
 	tcase_add_loop_test(t, test_active_time, 0, 2);
+	tcase_add_loop_test(t, test_internal_iteration, 0, 2);
 	tcase_add_test(t, test_sequential_refused);
 	tcase_add_test(t, test_cli_dump);
 	suite_add_tcase(s, t);
