@@ -27,6 +27,10 @@ static const struct {
 	 "      +1.5ms, +200us, +10ns, +2s; --limit: at most N records\n"
 	 "  nxp dump --system DIR|ntrace.pb|trace.json[.gz] [--format csv|jsonl] [--limit N]\n"
 	 "      system-profile events (runtime, hardware, framework) in host time"},
+	{"export", cmd_export,
+	 "export NEFF NTFF -o DIR [--tables T,...] [--compression zstd|gzip|none] [--force] [--quiet]\n"
+	 "  nxp export --system DIR|FILE -o DIR ...\n"
+	 "      every table as DIR/<Table>.parquet (Instruction, DmaPacket, ..., SchemaFields)"},
 	{"capture", cmd_capture,
 	 "capture DIR\n"
 	 "      capture directory overview: processes, NeuronCores, device profiles, problems"},
@@ -39,8 +43,9 @@ static const struct {
 
 static int usage(FILE *f)
 {
-	fprintf(f, "nxp %s — read AWS Neuron profiles\nusage: nxp COMMAND ...  (nxp COMMAND --help: one command)\n",
-		nxp_version_string());
+	if (f == stdout)
+		fprintf(f, "nxp %s — read AWS Neuron profiles\n", nxp_version_string());
+	fputs("usage: nxp COMMAND ...  (nxp COMMAND --help: one command)\n", f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  nxp %s\n", commands[i].help);
 	fputs("  nxp --version\n", f);
