@@ -20,6 +20,7 @@ int cmd_synth(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 /* `nxp dump --system ...`: lives with the system-profile module (cmd_dump_system.c). */
 int cmd_dump_system(int argc, char **argv);
 

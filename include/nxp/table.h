@@ -120,6 +120,47 @@ static inline void nxp_parquet_options_init(nxp_parquet_options *o)
 NXP_API int nxp_parquet_write(const char *path, struct ArrowArrayStream *in, const nxp_parquet_options *opts,
 			      nxp_status *st);
 
+/** Options of nxp_profile_export_parquet() and nxp_system_export_parquet(). */
+typedef struct nxp_export_options {
+	size_t struct_size;            /**< sizeof(nxp_export_options) */
+	const char *const *tables;     /**< NULL-terminated table names; NULL = every table of the source */
+	int32_t codec;                 /**< nxp_parquet_codec */
+	int32_t level;                 /**< codec level, 0 = the codec's default */
+	int32_t overwrite;             /**< nonzero: replace existing files; 0: NXP_E_INVAL if any exists */
+	/** Called before each table is written (done = tables written so far) and
+	 *  once at the end (table NULL, done == total).  May be NULL. */
+	void (*progress)(void *user, const char *table, int done, int total);
+	void *progress_user;
+} nxp_export_options;
+
+static inline void nxp_export_options_init(nxp_export_options *o)
+{
+	o->struct_size = sizeof(*o);
+	o->tables = 0;
+	o->codec = NXP_PARQUET_ZSTD;
+	o->level = 0;
+	o->overwrite = 0;
+	o->progress = 0;
+	o->progress_user = 0;
+}
+
+/**
+ * Write `DIR/<Table>.parquet` for every table of profile `p` that
+ * nxp_profile_open_table() produces (or those of opts->tables), with the
+ * key-value metadata schema_version=7.4.0, libnxp_version and table.  `dir` is
+ * created if missing.  Before anything is written, every target is checked:
+ * an existing file without opts->overwrite fails with NXP_E_INVAL naming it.
+ * Each file is written under a temporary name and renamed (nxp_parquet_write).
+ * Since 0.2.
+ * Errors: NXP_E_INVAL, NXP_E_IO, NXP_E_NOMEM, and the tables' read errors.
+ */
+NXP_API int nxp_profile_export_parquet(nxp_profile *p, const char *dir, const nxp_export_options *opts,
+				       nxp_status *st);
+/** The same for the system tables of a system-profile `path` (a file or a
+ *  capture directory, see nxp_system_open_table()), plus SchemaFields. */
+NXP_API int nxp_system_export_parquet(const char *path, const char *dir, const nxp_export_options *opts,
+				      nxp_status *st);
+
 #ifdef __cplusplus
 }
 #endif
