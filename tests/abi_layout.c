@@ -418,6 +418,44 @@ static void structs(void)
 	F(nxp_ntrace_event, data); F(nxp_ntrace_event, status); F(nxp_ntrace_event, event_type);
 	F(nxp_ntrace_event, attributes); F(nxp_ntrace_event, n_attributes);
 	end();
+
+	/* arrow.h, table.h */
+	begin("ArrowSchema", sizeof(struct ArrowSchema), alignof(struct ArrowSchema));
+	F(struct ArrowSchema, format); F(struct ArrowSchema, name); F(struct ArrowSchema, metadata);
+	F(struct ArrowSchema, flags); F(struct ArrowSchema, n_children); F(struct ArrowSchema, children);
+	F(struct ArrowSchema, dictionary); F(struct ArrowSchema, release); F(struct ArrowSchema, private_data);
+	end();
+
+	begin("ArrowArray", sizeof(struct ArrowArray), alignof(struct ArrowArray));
+	F(struct ArrowArray, length); F(struct ArrowArray, null_count); F(struct ArrowArray, offset);
+	F(struct ArrowArray, n_buffers); F(struct ArrowArray, n_children); F(struct ArrowArray, buffers);
+	F(struct ArrowArray, children); F(struct ArrowArray, dictionary); F(struct ArrowArray, release);
+	F(struct ArrowArray, private_data);
+	end();
+
+	begin("ArrowArrayStream", sizeof(struct ArrowArrayStream), alignof(struct ArrowArrayStream));
+	F(struct ArrowArrayStream, get_schema); F(struct ArrowArrayStream, get_next);
+	F(struct ArrowArrayStream, get_last_error); F(struct ArrowArrayStream, release);
+	F(struct ArrowArrayStream, private_data);
+	end();
+
+	S(nxp_table_options);
+	F(nxp_table_options, struct_size); F(nxp_table_options, columns); F(nxp_table_options, start_ts);
+	F(nxp_table_options, end_ts); F(nxp_table_options, engine); F(nxp_table_options, pcore_idx);
+	F(nxp_table_options, queue_name); F(nxp_table_options, batch_rows);
+	end();
+
+	S(nxp_parquet_options);
+	F(nxp_parquet_options, struct_size); F(nxp_parquet_options, codec); F(nxp_parquet_options, level);
+	F(nxp_parquet_options, row_group_bytes); F(nxp_parquet_options, overwrite);
+	F(nxp_parquet_options, key_values);
+	end();
+
+	S(nxp_export_options);
+	F(nxp_export_options, struct_size); F(nxp_export_options, tables); F(nxp_export_options, codec);
+	F(nxp_export_options, level); F(nxp_export_options, overwrite); F(nxp_export_options, progress);
+	F(nxp_export_options, progress_user);
+	end();
 }
 
 static void constants(void)
@@ -455,6 +493,8 @@ static void constants(void)
 	C(NXP_SYSEV_NO_BASE_TIME); C(NXP_SYSEV_UNPAIRED);
 	C(NXP_PAIRED_NONE); C(NXP_PAIRED_BY_UUID); C(NXP_PAIRED_BY_NAME); C(NXP_PAIRED_SOLE);
 	C(NXP_NTRACE_PHASE_NONE); C(NXP_NTRACE_PHASE_START); C(NXP_NTRACE_PHASE_STOP); C(NXP_NTRACE_PHASE_INSTANT);
+	/* table.h */
+	C(NXP_PARQUET_ZSTD); C(NXP_PARQUET_GZIP); C(NXP_PARQUET_NONE);
 }
 
 int main(int argc, char **argv)

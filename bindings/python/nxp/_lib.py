@@ -184,6 +184,13 @@ _PROTOS = {
     "nxp_sysprof_writer_error": (c_int, [P, ST]),
     "nxp_trace_info_write": (c_int, [c_char_p, POINTER(S.nxp_system_metadata), c_int, ST]),
     "nxp_trace_json_write": (c_int, [c_char_p, POINTER(S.nxp_system_event), c_size_t, c_int64, c_int, ST]),
+    # table.h (0.2)
+    "nxp_table_name": (c_char_p, [c_int]),
+    "nxp_profile_open_table": (c_int, [POINTER(S.ArrowArrayStream), P, c_char_p, POINTER(S.nxp_table_options), ST]),
+    "nxp_system_open_table": (c_int, [POINTER(S.ArrowArrayStream), c_char_p, c_char_p,
+                                      POINTER(S.nxp_table_options), ST]),
+    "nxp_profile_export_parquet": (c_int, [P, c_char_p, POINTER(S.nxp_export_options), ST]),
+    "nxp_system_export_parquet": (c_int, [c_char_p, c_char_p, POINTER(S.nxp_export_options), ST]),
 }
 
 

@@ -355,5 +355,40 @@ class Profile(Closable):
         self._handle()
         return [dict(r) for r in self._summarize()[2]]
 
+    # -- columnar tables (nxp/table.h; see nxp._table for nulls and dictionaries)
+    def arrow_stream(self, table, columns=None, **filters):
+        """Table `table` ("Instruction", "DmaPacket", ..., "SchemaFields") as an
+        object implementing the Arrow PyCapsule interface (__arrow_c_stream__):
+        ``pyarrow.RecordBatchReader.from_stream(p.arrow_stream("Instruction"))``.
+        Filters: start, end, engine, pcore, queue, batch_rows."""
+        from ._table import ArrowStream
+        return ArrowStream(self, table, columns, **filters)
+
+    def to_numpy(self, table, columns=None, dictionary="strings", **filters):
+        """Dict of numpy arrays (column name -> array), rows in time order.
+        Columns with nulls are numpy.ma.MaskedArray (numeric, bool) or object
+        arrays with None; dictionary columns are decoded str object arrays, or
+        (codes, categories) with dictionary="codes"."""
+        from ._table import to_numpy
+        return to_numpy(self, table, columns, dictionary, **filters)
+
+    def to_pandas(self, table, columns=None, **filters):
+        """pandas.DataFrame of a table; dictionary columns are category."""
+        from ._table import to_pandas
+        return to_pandas(self, table, columns, **filters)
+
+    def export_parquet(self, directory, tables=None, compression="zstd", overwrite=False, level=0):
+        """Write DIR/<Table>.parquet for every table (or those in `tables`);
+        compression "zstd", "gzip" or "none".  Existing files are refused
+        unless overwrite=True."""
+        from ._table import export_parquet
+        export_parquet(self, directory, tables, compression, overwrite, level)
+
+    @staticmethod
+    def table_names():
+        """Tables the columnar functions accept for a device profile."""
+        from ._table import table_names
+        return table_names()
+
     def __repr__(self):
         return "<nxp.Profile closed>" if self._h is None else "<nxp.Profile open>"

@@ -457,6 +457,68 @@ class nxp_ntrace_event(Structure):
                 ("attributes", POINTER(c_char_p)), ("n_attributes", c_size_t)]
 
 
+# ---------------------------------------------------------------- arrow.h, table.h
+ARROW_FLAG_DICTIONARY_ORDERED = 1
+ARROW_FLAG_NULLABLE = 2
+ARROW_FLAG_MAP_KEYS_SORTED = 4
+
+
+class ArrowSchema(Structure):
+    pass
+
+
+ArrowSchema._fields_ = [("format", c_char_p), ("name", c_char_p), ("metadata", c_void_p), ("flags", c_int64),
+                        ("n_children", c_int64), ("children", POINTER(POINTER(ArrowSchema))),
+                        ("dictionary", POINTER(ArrowSchema)),
+                        ("release", ctypes.CFUNCTYPE(None, POINTER(ArrowSchema))), ("private_data", c_void_p)]
+
+
+class ArrowArray(Structure):
+    pass
+
+
+ArrowArray._fields_ = [("length", c_int64), ("null_count", c_int64), ("offset", c_int64), ("n_buffers", c_int64),
+                       ("n_children", c_int64), ("buffers", POINTER(c_void_p)),
+                       ("children", POINTER(POINTER(ArrowArray))), ("dictionary", POINTER(ArrowArray)),
+                       ("release", ctypes.CFUNCTYPE(None, POINTER(ArrowArray))), ("private_data", c_void_p)]
+
+
+class ArrowArrayStream(Structure):
+    pass
+
+
+STREAM_GET_SCHEMA = ctypes.CFUNCTYPE(c_int, POINTER(ArrowArrayStream), POINTER(ArrowSchema))
+STREAM_GET_NEXT = ctypes.CFUNCTYPE(c_int, POINTER(ArrowArrayStream), POINTER(ArrowArray))
+STREAM_GET_LAST_ERROR = ctypes.CFUNCTYPE(c_void_p, POINTER(ArrowArrayStream))
+STREAM_RELEASE = ctypes.CFUNCTYPE(None, POINTER(ArrowArrayStream))
+ArrowArrayStream._fields_ = [("get_schema", STREAM_GET_SCHEMA), ("get_next", STREAM_GET_NEXT),
+                             ("get_last_error", STREAM_GET_LAST_ERROR), ("release", STREAM_RELEASE),
+                             ("private_data", c_void_p)]
+
+NXP_PARQUET_ZSTD = 0
+NXP_PARQUET_GZIP = 1
+NXP_PARQUET_NONE = 2
+
+
+class nxp_table_options(Structure):
+    _fields_ = [("struct_size", c_size_t), ("columns", POINTER(c_char_p)), ("start_ts", c_int64),
+                ("end_ts", c_int64), ("engine", c_int32), ("pcore_idx", c_int64), ("queue_name", c_char_p),
+                ("batch_rows", c_int64)]
+
+
+class nxp_parquet_options(Structure):
+    _fields_ = [("struct_size", c_size_t), ("codec", c_int32), ("level", c_int32), ("row_group_bytes", c_int64),
+                ("overwrite", c_int32), ("key_values", POINTER(c_char_p))]
+
+
+EXPORT_PROGRESS_FN = ctypes.CFUNCTYPE(None, c_void_p, c_char_p, c_int, c_int)
+
+
+class nxp_export_options(Structure):
+    _fields_ = [("struct_size", c_size_t), ("tables", POINTER(c_char_p)), ("codec", c_int32), ("level", c_int32),
+                ("overwrite", c_int32), ("progress", EXPORT_PROGRESS_FN), ("progress_user", c_void_p)]
+
+
 #: Every mirrored struct by its C name (the layout test walks this).
 STRUCTS = {cls.__name__: cls for cls in (
     nxp_status, nxp_source_callbacks, nxp_neff_options, nxp_neff_header, nxp_neff_subgraph, nxp_tensor_info,
@@ -467,7 +529,8 @@ STRUCTS = {cls.__name__: cls for cls in (
     nxp_ntff_semaphore_note, nxp_ntff_throttle_note, nxp_ntff_error_note, nxp_ntff_execution_note,
     nxp_ntff_tpb_note, nxp_hardware, nxp_summary_field, nxp_opcode_summary, nxp_throttle_summary,
     nxp_system_options, nxp_system_event, nxp_system_stats, nxp_cpu_usage, nxp_host_mem_usage, nxp_system_metadata,
-    nxp_capture_file, nxp_capture_process, nxp_capture_profile, nxp_sysprof_writer_options, nxp_ntrace_event)}
+    nxp_capture_file, nxp_capture_process, nxp_capture_profile, nxp_sysprof_writer_options, nxp_ntrace_event,
+    ArrowSchema, ArrowArray, ArrowArrayStream, nxp_table_options, nxp_parquet_options, nxp_export_options)}
 
 #: Every public constant mirrored here, by its C name.
 CONSTANTS = {k: v for k, v in globals().items() if k.startswith("NXP_") and isinstance(v, int)}

@@ -952,6 +952,134 @@ pub unsafe fn sized<T>() -> T {
     v
 }
 
+// ------------------------------------------------------------------ arrow.h, table.h
+// The Arrow C Data / C Stream Interface structs, laid out as the Arrow
+// specification (and arrow-rs's FFI_ArrowSchema / FFI_ArrowArray /
+// FFI_ArrowArrayStream) declare them.
+pub const ARROW_FLAG_DICTIONARY_ORDERED: i64 = 1;
+pub const ARROW_FLAG_NULLABLE: i64 = 2;
+pub const ARROW_FLAG_MAP_KEYS_SORTED: i64 = 4;
+
+#[repr(C)]
+#[derive(Debug)]
+pub struct ArrowSchema {
+    pub format: *const c_char,
+    pub name: *const c_char,
+    pub metadata: *const c_char,
+    pub flags: i64,
+    pub n_children: i64,
+    pub children: *mut *mut ArrowSchema,
+    pub dictionary: *mut ArrowSchema,
+    pub release: Option<unsafe extern "C" fn(*mut ArrowSchema)>,
+    pub private_data: *mut c_void,
+}
+
+#[repr(C)]
+#[derive(Debug)]
+pub struct ArrowArray {
+    pub length: i64,
+    pub null_count: i64,
+    pub offset: i64,
+    pub n_buffers: i64,
+    pub n_children: i64,
+    pub buffers: *mut *const c_void,
+    pub children: *mut *mut ArrowArray,
+    pub dictionary: *mut ArrowArray,
+    pub release: Option<unsafe extern "C" fn(*mut ArrowArray)>,
+    pub private_data: *mut c_void,
+}
+
+#[repr(C)]
+#[derive(Debug)]
+pub struct ArrowArrayStream {
+    pub get_schema: Option<unsafe extern "C" fn(*mut ArrowArrayStream, *mut ArrowSchema) -> c_int>,
+    pub get_next: Option<unsafe extern "C" fn(*mut ArrowArrayStream, *mut ArrowArray) -> c_int>,
+    pub get_last_error: Option<unsafe extern "C" fn(*mut ArrowArrayStream) -> *const c_char>,
+    pub release: Option<unsafe extern "C" fn(*mut ArrowArrayStream)>,
+    pub private_data: *mut c_void,
+}
+
+macro_rules! arrow_empty {
+    ($($t:ident),*) => {$(
+        impl $t {
+            /// A released (all-zero) struct, ready to be filled by a producer.
+            pub const fn empty() -> $t {
+                unsafe { std::mem::MaybeUninit::<$t>::zeroed().assume_init() }
+            }
+        }
+    )*};
+}
+arrow_empty!(ArrowSchema, ArrowArray, ArrowArrayStream);
+
+pub const NXP_PARQUET_ZSTD: c_int = 0;
+pub const NXP_PARQUET_GZIP: c_int = 1;
+pub const NXP_PARQUET_NONE: c_int = 2;
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct nxp_table_options {
+    pub struct_size: usize,
+    pub columns: *const *const c_char,
+    pub start_ts: i64,
+    pub end_ts: i64,
+    pub engine: i32,
+    pub pcore_idx: i64,
+    pub queue_name: *const c_char,
+    pub batch_rows: i64,
+}
+
+impl Default for nxp_table_options {
+    fn default() -> Self {
+        nxp_table_options {
+            struct_size: std::mem::size_of::<nxp_table_options>(),
+            columns: std::ptr::null(),
+            start_ts: i64::MIN,
+            end_ts: i64::MAX,
+            engine: -1,
+            pcore_idx: -1,
+            queue_name: std::ptr::null(),
+            batch_rows: 0,
+        }
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct nxp_parquet_options {
+    pub struct_size: usize,
+    pub codec: i32,
+    pub level: i32,
+    pub row_group_bytes: i64,
+    pub overwrite: i32,
+    pub key_values: *const *const c_char,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct nxp_export_options {
+    pub struct_size: usize,
+    pub tables: *const *const c_char,
+    pub codec: i32,
+    pub level: i32,
+    pub overwrite: i32,
+    pub progress: Option<unsafe extern "C" fn(user: *mut c_void, table: *const c_char, done: c_int, total: c_int)>,
+    pub progress_user: *mut c_void,
+}
+
+impl Default for nxp_export_options {
+    fn default() -> Self {
+        nxp_export_options {
+            struct_size: std::mem::size_of::<nxp_export_options>(),
+            tables: std::ptr::null(),
+            codec: NXP_PARQUET_ZSTD,
+            level: 0,
+            overwrite: 0,
+            progress: None,
+            progress_user: std::ptr::null_mut(),
+        }
+    }
+}
+
 extern "C" {
     // nxp.h
     pub fn nxp_version_number() -> c_uint;
@@ -1118,4 +1246,16 @@ extern "C" {
                                 st: *mut nxp_status) -> c_int;
     pub fn nxp_trace_json_write(path: *const c_char, events: *const nxp_system_event, n: usize, base_time_ns: i64,
                                 gzip: c_int, st: *mut nxp_status) -> c_int;
+    // table.h (0.2)
+    pub fn nxp_table_name(index: c_int) -> *const c_char;
+    pub fn nxp_profile_open_table(out: *mut ArrowArrayStream, p: *mut nxp_profile, table: *const c_char,
+                                  opts: *const nxp_table_options, st: *mut nxp_status) -> c_int;
+    pub fn nxp_system_open_table(out: *mut ArrowArrayStream, path: *const c_char, table: *const c_char,
+                                 opts: *const nxp_table_options, st: *mut nxp_status) -> c_int;
+    pub fn nxp_parquet_write(path: *const c_char, input: *mut ArrowArrayStream, opts: *const nxp_parquet_options,
+                             st: *mut nxp_status) -> c_int;
+    pub fn nxp_profile_export_parquet(p: *mut nxp_profile, dir: *const c_char, opts: *const nxp_export_options,
+                                      st: *mut nxp_status) -> c_int;
+    pub fn nxp_system_export_parquet(path: *const c_char, dir: *const c_char, opts: *const nxp_export_options,
+                                     st: *mut nxp_status) -> c_int;
 }

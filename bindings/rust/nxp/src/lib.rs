@@ -47,6 +47,8 @@ pub use nxp_sys as ffi;
 
 mod system;
 pub use system::*;
+mod table;
+pub use table::*;
 
 // ------------------------------------------------------------------ errors
 

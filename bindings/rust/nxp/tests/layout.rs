@@ -105,6 +105,12 @@ fn rust_layout() -> Vec<Row> {
     s!(v, nxp_capture_profile, struct_size, neff, ntff, process_index, pairing, nc_idx);
     s!(v, nxp_sysprof_writer_options, struct_size, stream, chunk_events, arch, pid, session_id, data_version, logical_nc_size, instance_id);
     s!(v, nxp_ntrace_event, struct_size, timestamp, name, phase, duration, nc_idx, nd_idx, thread_id, id, parent_id, tracking_id, nrta_seq_id, data, status, event_type, attributes, n_attributes);
+    s!(v, ArrowSchema, format, name, metadata, flags, n_children, children, dictionary, release, private_data);
+    s!(v, ArrowArray, length, null_count, offset, n_buffers, n_children, buffers, children, dictionary, release, private_data);
+    s!(v, ArrowArrayStream, get_schema, get_next, get_last_error, release, private_data);
+    s!(v, nxp_table_options, struct_size, columns, start_ts, end_ts, engine, pcore_idx, queue_name, batch_rows);
+    s!(v, nxp_parquet_options, struct_size, codec, level, row_group_bytes, overwrite, key_values);
+    s!(v, nxp_export_options, struct_size, tables, codec, level, overwrite, progress, progress_user);
     v
 }
 
@@ -128,7 +134,7 @@ fn rust_consts() -> Vec<(&'static str, i64)> {
        NXP_SYSEV_UNMATCHED_START, NXP_SYSEV_UNMATCHED_STOP, NXP_SYSEV_HARDWARE, NXP_SYSEV_SOFTWARE,
        NXP_SYSEV_NO_BASE_TIME, NXP_SYSEV_UNPAIRED, NXP_PAIRED_NONE, NXP_PAIRED_BY_UUID, NXP_PAIRED_BY_NAME,
        NXP_PAIRED_SOLE, NXP_NTRACE_PHASE_NONE, NXP_NTRACE_PHASE_START, NXP_NTRACE_PHASE_STOP,
-       NXP_NTRACE_PHASE_INSTANT)
+       NXP_NTRACE_PHASE_INSTANT, NXP_PARQUET_ZSTD, NXP_PARQUET_GZIP, NXP_PARQUET_NONE)
 }
 
 #[test]
