@@ -49,6 +49,12 @@ n=0
 for d in "$tmp"/cap/*_pid_*; do
 	"$NXP_CLI" dump "$d"/neff_*.neff "$d"/*.ntff --table execution --format jsonl > "$tmp/x.jsonl"
 	"$NXP_CLI" dump --system "$d" --format jsonl > "$tmp/s.jsonl"
+	# Across files: the NeuronCore of the NTFF name (_vnc_<v>) is the one of
+	# every runtime event (tests/test_synth_capture.c compares the rest).
+	vnc=$(ls "$d"/*.ntff | sed -n 's/.*_vnc_\([0-9]*\)\.ntff$/\1/p')
+	[ -n "$vnc" ] || fail "$d: no _vnc_ in the NTFF name"
+	ncs=$(num nc_idx < "$tmp/s.jsonl" | grep '^[0-9]' | sort -u | tr '\n' ' ')
+	[ "$ncs" = "$vnc " ] || fail "$d: runtime events on NeuronCores '$ncs', the NTFF is vnc $vnc"
 	grep '"name":"timestamp_sync_point"' "$tmp/s.jsonl" > "$tmp/sync.jsonl"
 	grep '"name":"nc_exec_running"' "$tmp/s.jsonl" > "$tmp/run.jsonl"
 	e=0

@@ -1054,12 +1054,16 @@ START_TEST(test_trace_json_time_overflow)
 		"{\"ph\":\"X\",\"name\":\"zero\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":0},"
 		"{\"ph\":\"X\",\"name\":\"over\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
 		"{\"ph\":\"i\",\"name\":\"neg\",\"pid\":1,\"tid\":1,\"ts\":-1}]}";
-	/* no base: ts × 1000 overflows (integer and real), ts + dur overflows, E − B overflows */
+	/* no base: ts × 1000 overflows (integer and real), ts + dur overflows, E − B
+	 * overflows; exactly INT64_MIN fits (also after rounding half to even), one
+	 * ns below does not. */
 	static const char doc2[] =
 		"[{\"ph\":\"X\",\"name\":\"ok\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":3},"
 		"{\"ph\":\"X\",\"name\":\"mul\",\"pid\":1,\"tid\":1,\"ts\":9223372036854776,\"dur\":0},"
 		"{\"ph\":\"i\",\"name\":\"real\",\"pid\":1,\"tid\":1,\"ts\":1e300},"
-		"{\"ph\":\"i\",\"name\":\"nan\",\"pid\":1,\"tid\":1,\"ts\":-9223372036854775.0},"
+		"{\"ph\":\"i\",\"name\":\"min\",\"pid\":1,\"tid\":1,\"ts\":-9223372036854775.808},"
+		"{\"ph\":\"i\",\"name\":\"tie\",\"pid\":1,\"tid\":1,\"ts\":-9223372036854775.8085},"
+		"{\"ph\":\"i\",\"name\":\"under\",\"pid\":1,\"tid\":1,\"ts\":-9223372036854775.8086},"
 		"{\"ph\":\"X\",\"name\":\"dur\",\"pid\":1,\"tid\":1,\"ts\":9223372036854774,\"dur\":9223372036854774},"
 		"{\"ph\":\"B\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":-9223372036854775},"
 		"{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":9223372036854775},"
@@ -1087,18 +1091,22 @@ START_TEST(test_trace_json_time_overflow)
 		s = make_src(doc2, sizeof(doc2) - 1, mode);
 		ck_assert_int_eq(nxp_system_events_open(&c, s, NXP_SYSFILE_TRACE_JSON, NULL, NULL), NXP_OK);
 		ck_assert_int_eq(read_all(c, &rows, &n), NXP_END);
-		ck_assert_uint_eq(n, 3);
+		ck_assert_uint_eq(n, 5);
 		ck_assert_str_eq(rows[0].name, "ok");
 		ck_assert_int_eq(rows[0].e.duration_ns, 3000);
-		ck_assert_str_eq(rows[1].name, "last");
-		ck_assert_int_eq(rows[1].e.id, 7);
+		ck_assert_str_eq(rows[1].name, "min");
+		ck_assert_int_eq(rows[1].e.start_ts, INT64_MIN);
+		ck_assert_str_eq(rows[2].name, "tie");
+		ck_assert_int_eq(rows[2].e.start_ts, INT64_MIN);
+		ck_assert_str_eq(rows[3].name, "last");
+		ck_assert_int_eq(rows[3].e.id, 9);
 		/* the E was bad: its B stays open and comes back at the end */
-		ck_assert_str_eq(rows[2].name, "b");
-		ck_assert_str_eq(rows[2].phase, "B");
-		ck_assert_int_eq(rows[2].e.start_ts, -9223372036854775000LL);
-		ck_assert_uint_eq(rows[2].e.flags & NXP_SYSEV_UNMATCHED_START, NXP_SYSEV_UNMATCHED_START);
+		ck_assert_str_eq(rows[4].name, "b");
+		ck_assert_str_eq(rows[4].phase, "B");
+		ck_assert_int_eq(rows[4].e.start_ts, -9223372036854775000LL);
+		ck_assert_uint_eq(rows[4].e.flags & NXP_SYSEV_UNMATCHED_START, NXP_SYSEV_UNMATCHED_START);
 		nxp_system_events_get_stats(c, &stats);
-		ck_assert_int_eq(stats.skipped, 5); /* mul, real, nan, dur, E */
+		ck_assert_int_eq(stats.skipped, 5); /* mul, real, under, dur, E */
 		free(rows);
 		nxp_system_events_close(c);
 		nxp_source_close(s);
@@ -1115,6 +1123,244 @@ START_TEST(test_trace_json_time_overflow)
 	ev = fw("X", "x", "1", "1", INT64_MIN, INT64_MAX, NULL, NULL);
 	ck_assert_int_eq(nxp_trace_json_write(path, &ev, 1, 0, 0, NULL), NXP_E_RANGE);
 	free(path);
+}
+END_TEST
+
+/* ---- exact times: the decimal text of the number, never a double ---- */
+START_TEST(test_decimal_to_ns)
+{
+	static const struct {
+		const char *text;
+		int scale, rc;
+		int64_t want;
+	} cases[] = {
+		/* issue 11: Kineto at ns resolution */
+		{"1712195495519695.8", 3, 0, 1712195495519695800LL},
+		{"1712195495519689.0", 3, 0, 1712195495519689000LL},
+		{"53.09", 3, 0, 53090},
+		{"1712195495519695", 3, 0, 1712195495519695000LL},
+		/* exponent forms, leading zeros, many digits */
+		{"1.7121954955196958e15", 3, 0, 1712195495519695800LL},
+		{"1.7121954955196958E+15", 3, 0, 1712195495519695800LL},
+		{"17121954955196958e-1", 3, 0, 1712195495519695800LL},
+		{"0.0000000000017121954955196958e27", 3, 0, 1712195495519695800LL},
+		{"000017.5", 3, 0, 17500},
+		{"1.000000000000000000000000000000000000000000000000001", 3, 0, 1000},
+		{"0.00049999999999999999999999999999", 3, 0, 0},
+		{"0.00050000000000000000000000000001", 3, 0, 1},
+		{"1e-999999999999", 3, 0, 0},
+		{"0e999999999999", 3, 0, 0},
+		{"-0.0", 3, 0, 0},
+		/* round half to even below 1 ns */
+		{"0.0005", 3, 0, 0},
+		{"0.0015", 3, 0, 2},
+		{"0.0025", 3, 0, 2},
+		{"0.0035", 3, 0, 4},
+		{"-0.0005", 3, 0, 0},
+		{"-0.0015", 3, 0, -2},
+		{"-0.0025", 3, 0, -2},
+		{"-0.00251", 3, 0, -3},
+		/* negatives */
+		{"-1712195495519695.8", 3, 0, -1712195495519695800LL},
+		{"-5e-1", 3, 0, -500},
+		/* the int64 edges: exact, then one past (also by rounding) */
+		{"9223372036854775.807", 3, 0, INT64_MAX},
+		{"9223372036854775.8074", 3, 0, INT64_MAX},
+		{"9223372036854775.8075", 3, 2, 0},
+		{"9223372036854775.808", 3, 2, 0},
+		{"-9223372036854775.808", 3, 0, INT64_MIN},
+		{"-9223372036854775.809", 3, 2, 0},
+		{"9223372036854775807", 0, 0, INT64_MAX},
+		{"9223372036854775808", 0, 2, 0},
+		{"99999999999999999999", 0, 2, 0},
+		{"1e19", 0, 2, 0},
+		{"1e18", 0, 0, 1000000000000000000LL},
+		{"1e999999999999999999999", 3, 2, 0},
+		{"1700000000000000000.5", 0, 0, 1700000000000000000LL},
+		{"1700000000000000001.5", 0, 0, 1700000000000000002LL},
+		/* not numbers */
+		{"", 3, 1, 0},
+		{"-", 3, 1, 0},
+		{".", 3, 1, 0},
+		{"1e", 3, 1, 0},
+		{"1e+", 3, 1, 0},
+		{"1x", 3, 1, 0},
+		{"soon", 0, 1, 0},
+		{"1.5.", 3, 1, 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t v = 12345;
+		int rc = sys_decimal_to_i64(cases[i].text, strlen(cases[i].text), cases[i].scale, &v);
+		ck_assert_msg(rc == cases[i].rc, "%s: rc %d, want %d", cases[i].text, rc, cases[i].rc);
+		if (!rc)
+			ck_assert_msg(v == cases[i].want, "%s: %lld, want %lld", cases[i].text, (long long)v,
+				      (long long)cases[i].want);
+		else
+			ck_assert_int_eq(v, 12345); /* unchanged */
+	}
+}
+END_TEST
+
+START_TEST(test_trace_json_exact_times)
+{
+	/* Without a base: the numbers are absolute µs (Kineto's ns-resolution form). */
+	static const char doc[] =
+		"{\"traceEvents\":["
+		"{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":2,\"ts\":1712195495519695.8,\"dur\":53.09},"
+		"{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":2,\"ts\":1712195495519689.0,\"dur\":1.7e1},"
+		"{\"ph\":\"i\",\"name\":\"c\",\"pid\":1,\"tid\":2,\"ts\":1.7121954955196958e15},"
+		"{\"ph\":\"i\",\"name\":\"d\",\"pid\":1,\"tid\":2,\"ts\":-0.0015},"
+		"{\"ph\":\"i\",\"name\":\"e\",\"pid\":1,\"tid\":2,\"ts\":0.0025},"
+		"{\"ph\":\"B\",\"name\":\"f\",\"pid\":1,\"tid\":2,\"ts\":1712195495519700.001},"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":1712195495519700.0025},"
+		/* keys written with escapes, a duplicate ts (the last counts), args with a ts */
+		"{\"ph\":\"X\",\"name\":\"g\",\"args\":{\"ts\":1},\"pid\":1,\"tid\":2,\"ts\":5,\"\\u0074s\":7.0000004,"
+		"\"d\\u0075r\" : 0.0005 }]}";
+	/* With a base (before traceEvents), relative µs with fractions and exponents. */
+	static const char doc2[] =
+		"{\"baseTimeNanoseconds\":1712195495000000000,\"traceEvents\":["
+		"{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":2,\"ts\":519695.8,\"dur\":53.09},"
+		"{\"ph\":\"i\",\"name\":\"b\",\"pid\":1,\"tid\":2,\"ts\":5.196958E5},"
+		"{\"ph\":\"i\",\"name\":\"c\",\"pid\":1,\"tid\":2,\"ts\":-1.5}]}";
+	/* A base as a string with a fraction, written after traceEvents. */
+	static const char doc3[] =
+		"{\"traceEvents\":[{\"ph\":\"i\",\"name\":\"a\",\"pid\":1,\"tid\":2,\"ts\":0.0015}],"
+		"\"baseTimeNanoseconds\":\"1712195495000000000.5\"}";
+	for (int mode = 0; mode < SRC_MODES; mode++) {
+		nxp_source *s = make_src(doc, sizeof(doc) - 1, mode);
+		nxp_system_events *c;
+		ck_assert_int_eq(nxp_system_events_open(&c, s, NXP_SYSFILE_TRACE_JSON, NULL, NULL), NXP_OK);
+		row *rows;
+		size_t n;
+		ck_assert_int_eq(read_all(c, &rows, &n), NXP_END);
+		ck_assert_uint_eq(n, 7);
+		ck_assert_int_eq(rows[0].e.start_ts, 1712195495519695800LL);
+		ck_assert_int_eq(rows[0].e.duration_ns, 53090);
+		ck_assert_int_eq(rows[0].e.end_ts, 1712195495519695800LL + 53090);
+		ck_assert_int_eq(rows[1].e.start_ts, 1712195495519689000LL);
+		ck_assert_int_eq(rows[1].e.duration_ns, 17000);
+		ck_assert_int_eq(rows[2].e.start_ts, 1712195495519695800LL);
+		ck_assert_int_eq(rows[3].e.start_ts, -2);
+		ck_assert_int_eq(rows[4].e.start_ts, 2);
+		ck_assert_str_eq(rows[5].name, "f");
+		ck_assert_int_eq(rows[5].e.start_ts, 1712195495519700001LL);
+		ck_assert_int_eq(rows[5].e.end_ts, 1712195495519700002LL);
+		ck_assert_str_eq(rows[6].name, "g");
+		ck_assert_int_eq(rows[6].e.start_ts, 7000);
+		ck_assert_int_eq(rows[6].e.duration_ns, 0);
+		for (size_t i = 0; i < n; i++)
+			ck_assert_uint_eq(rows[i].e.flags & NXP_SYSEV_NO_BASE_TIME, NXP_SYSEV_NO_BASE_TIME);
+		free(rows);
+		nxp_system_events_close(c);
+		nxp_source_close(s);
+
+		s = make_src(doc2, sizeof(doc2) - 1, mode);
+		ck_assert_int_eq(nxp_system_events_open(&c, s, NXP_SYSFILE_TRACE_JSON, NULL, NULL), NXP_OK);
+		ck_assert_int_eq(read_all(c, &rows, &n), NXP_END);
+		ck_assert_uint_eq(n, 3);
+		ck_assert_int_eq(rows[0].e.start_ts, 1712195495519695800LL);
+		ck_assert_int_eq(rows[0].e.end_ts, 1712195495519748890LL);
+		ck_assert_int_eq(rows[1].e.start_ts, 1712195495519695800LL);
+		ck_assert_int_eq(rows[2].e.start_ts, 1712195494999998500LL);
+		ck_assert_uint_eq(rows[0].e.flags & NXP_SYSEV_NO_BASE_TIME, 0);
+		free(rows);
+		nxp_system_events_close(c);
+		nxp_source_close(s);
+
+		if (mode == SRC_CHUNKY_SEQ)
+			continue; /* a late base needs the prescan */
+		s = make_src(doc3, sizeof(doc3) - 1, mode);
+		ck_assert_int_eq(nxp_system_events_open(&c, s, NXP_SYSFILE_TRACE_JSON, NULL, NULL), NXP_OK);
+		ck_assert_int_eq(read_all(c, &rows, &n), NXP_END);
+		ck_assert_uint_eq(n, 1);
+		ck_assert_int_eq(rows[0].e.start_ts, 1712195495000000002LL); /* base ...000.5 → ...000 (even), + 2 */
+		free(rows);
+		nxp_system_events_close(c);
+		nxp_source_close(s);
+	}
+	/* A base outside int64 is refused, naming its offset. */
+	static const char over[] = "{\"baseTimeNanoseconds\":9223372036854775808,\"traceEvents\":[]}";
+	nxp_source *s = make_src(over, sizeof(over) - 1, SRC_MEMORY);
+	nxp_system_events *c;
+	ck_assert_int_eq(nxp_system_events_open(&c, s, NXP_SYSFILE_TRACE_JSON, NULL, NULL), NXP_OK);
+	nxp_system_event e;
+	e.struct_size = sizeof(e);
+	ck_assert_int_eq(nxp_system_events_next(c, &e), NXP_E_RANGE);
+	nxp_status st;
+	nxp_status_init(&st);
+	nxp_system_events_error(c, &st);
+	ck_assert_int_eq(st.offset, 23);
+	ck_assert_ptr_nonnull(strstr(st.message, "offset 23"));
+	nxp_system_events_close(c);
+	nxp_source_close(s);
+}
+END_TEST
+
+/* Valid JSON that is not a Chrome trace fails; the JSON Array Format does not. */
+START_TEST(test_trace_json_not_a_trace)
+{
+	static const struct {
+		const char *doc;
+		int64_t offset;
+	} bad[] = {
+		/* a PyTorch execution trace */
+		{"{\"schema\":\"1.1.1-chakra.0.0.4\",\"pid\":7,\"time\":\"2024-04-04\",\"start_ts\":1,"
+		 "\"nodes\":[{\"id\":1,\"name\":\"[pytorch|profiler|execution_trace|process]\",\"ctrl_deps\":1}],"
+		 "\"finish_ts\":2}",
+		 0},
+		{"  {}", 2},
+		{"\n[{\"id\":1,\"name\":\"x\"},{\"id\":2}]", 1},
+		{"[1,2,3]", 0},
+		{"[[[]]]", 0},
+		{"42", 0},
+		{" -1.5e3", 1},
+		{"\"traceEvents\"", 0},
+		{"null", 0},
+		{"true", 0},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		for (int mode = 0; mode < SRC_MODES; mode++) {
+			nxp_source *s = make_src(bad[i].doc, strlen(bad[i].doc), mode);
+			nxp_system_events *c;
+			ck_assert_int_eq(nxp_system_events_open(&c, s, NXP_SYSFILE_TRACE_JSON, NULL, NULL), NXP_OK);
+			row *rows;
+			size_t n;
+			int rc = read_all(c, &rows, &n);
+			ck_assert_msg(rc == NXP_E_FORMAT, "%s: %d", bad[i].doc, rc);
+			ck_assert_uint_eq(n, 0);
+			nxp_status st;
+			nxp_status_init(&st);
+			ck_assert_int_eq(nxp_system_events_error(c, &st), NXP_E_FORMAT);
+			ck_assert_msg(strstr(st.message, "no traceEvents: not a Chrome trace-event file") != NULL, "%s",
+				      st.message);
+			ck_assert_int_eq(st.offset, bad[i].offset);
+			free(rows);
+			nxp_system_events_close(c);
+			nxp_source_close(s);
+		}
+	/* Still traces: the JSON Array Format (also empty, and with non-events
+	 * among events), an empty traceEvents. */
+	static const char *const good[] = {
+		"[]",
+		"[{\"ph\":\"i\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1}]",
+		"[{\"ph\":\"i\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1},17,{\"id\":2}]",
+		"{\"traceEvents\":[]}",
+		"{\"displayTimeUnit\":\"ns\",\"traceEvents\":[],\"nodes\":[]}",
+	};
+	static const size_t want[] = {0, 1, 1, 0, 0};
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		nxp_source *s = make_src(good[i], strlen(good[i]), SRC_MEMORY);
+		nxp_system_events *c;
+		ck_assert_int_eq(nxp_system_events_open(&c, s, NXP_SYSFILE_TRACE_JSON, NULL, NULL), NXP_OK);
+		row *rows;
+		size_t n;
+		int rc = read_all(c, &rows, &n);
+		ck_assert_int_eq(rc, NXP_END);
+		ck_assert_uint_eq(n, want[i]);
+		free(rows);
+		nxp_system_events_close(c);
+		nxp_source_close(s);
+	}
 }
 END_TEST
 
@@ -1480,6 +1726,8 @@ START_TEST(test_capture_directory)
 	ck_assert_int_eq(nxp_capture_get_file(cap, (size_t)pr.ntff, &f), NXP_OK);
 	ck_assert_int_eq(f.vnc, 0);
 	ck_assert_int_eq(f.instid, 0);
+	ck_assert_int_eq(f.nc_idx, -1); /* the file: no profile_nc_ in its name */
+	ck_assert_int_eq(pr.nc_idx, 0); /* the profile: its NeuronCore, from _vnc_0 */
 	ck_assert_int_eq(nxp_capture_get_profile(cap, 2, &pr), NXP_OK);
 	ck_assert_int_eq(pr.pairing, NXP_PAIRED_BY_UUID);
 	ck_assert_int_eq(pr.nc_idx, 0);
@@ -1677,6 +1925,9 @@ static Suite *suite(void)
 	tcase_add_test(t, test_misuse);
 	tcase_add_test(t, test_pbwire_varint);
 	tcase_add_test(t, test_trace_json_time_overflow);
+	tcase_add_test(t, test_decimal_to_ns);
+	tcase_add_test(t, test_trace_json_exact_times);
+	tcase_add_test(t, test_trace_json_not_a_trace);
 	tcase_add_test(t, test_ntrace_time_overflow);
 	tcase_add_test(t, test_clock_map_extremes);
 	tcase_add_test(t, test_strings_copied_at_open);

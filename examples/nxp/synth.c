@@ -971,10 +971,11 @@ static int write_ntff(synth_kernel *k, const uint8_t uuid[16], const uint8_t has
 	info.num_dma_engines_per_neuroncore = k->arch.dma_engines;
 	info.dma_ddr_bandwidth = k->arch.dma_ddr_bw;
 	info.hbm_ddr_bandwidth = k->arch.hbm_bw;
-	info.neuroncore_idx = 0;
+	info.neuroncore_idx = k->p.neuroncore_idx;
 	info.neuron_device_idx = 0;
-	/* a fixed capture time (2025-01-01T00:00:00Z + seed seconds): reproducible */
-	info.capture_time_ns = (int64_t)(1735689600ull + k->p.seed % 86400) * 1000000000ll;
+	/* the caller's, else a fixed one (2025-01-01T00:00:00Z + seed seconds): reproducible */
+	info.capture_time_ns = k->p.capture_time_ns ? k->p.capture_time_ns
+						     : (int64_t)(1735689600ull + k->p.seed % 86400) * 1000000000ll;
 	info.is_simulation = 1;
 
 	nxp_ntff_writer_options wo;

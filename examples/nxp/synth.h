@@ -34,6 +34,8 @@ typedef struct synth_params {
 	uint64_t m, k, n;      /* matmul sizes; 0 = workload default */
 	int compress;          /* zlib-compress the NTFF sections */
 	int executions;        /* executions back to back (default 3) */
+	int neuroncore_idx;    /* NTFF metadata neuroncore_idx (default 0; a capture: the rank) */
+	int64_t capture_time_ns; /* NTFF metadata capture_time_ns (Unix ns); 0 = 2025-01-01 + seed s */
 } synth_params;
 
 void synth_params_init(synth_params *p);

@@ -7,7 +7,9 @@
  *       neff_<h>.neff, <h>_instid_0_vnc_<r>.ntff   (synth_run, seed + r)
  *       ntrace.pb, trace_info.pb, cpu_util.pb, host_mem.pb, trace.json
  *
- * Each rank drives NeuronCore r.  The device pair comes from the existing
+ * Each rank drives NeuronCore r: the NTFF name (_vnc_<r>), its metadata
+ * (neuroncore_idx r, capture_time_ns = the start of the host timeline) and the
+ * ntrace.pb events (nc_idx r) all say so.  The device pair comes from the existing
  * generator with the seed offset by the rank, so ranks differ slightly (one is
  * the straggler).  Its execution records are read back through the public
  * profile API, and the host-side events are placed around them with one clock
@@ -373,6 +375,11 @@ static int run_rank(const synth_params *p, const char *root, const char *inst, i
 	/* The device pair: the same workload, the seed offset by the rank. */
 	synth_params pr = *p;
 	pr.seed = p->seed + (uint64_t)rank;
+	/* Its metadata agrees with the rest of the capture: the NeuronCore of the
+	 * file name (_vnc_<rank>) and of ntrace.pb, captured when the host
+	 * timeline starts (trace_info first_ts_ns, the first host event). */
+	pr.neuroncore_idx = rank;
+	pr.capture_time_ns = CAP_BASE_NS;
 	synth_result sr;
 	if ((rc = synth_run(&pr, tmp, &sr, st)) < 0)
 		return rc;

@@ -372,7 +372,7 @@ typedef struct nxp_capture_profile {
 	int64_t ntff;              /**< file index, -1 = missing */
 	int64_t process_index;     /**< -1 if none */
 	int32_t pairing;           /**< nxp_pairing */
-	int64_t nc_idx;            /**< from the NTFF name, -1 unknown */
+	int64_t nc_idx;            /**< from the NTFF name (profile_nc_<n>, else _vnc_<v>), -1 unknown */
 } nxp_capture_profile;
 
 /**

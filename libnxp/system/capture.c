@@ -372,7 +372,9 @@ static int pair(nxp_capture *c)
 		pr->ntff = (int64_t)i;
 		pr->neff = -1;
 		pr->process_index = t->pub.process_index;
-		pr->nc_idx = t->pub.nc_idx;
+		/* The NeuronCore: profile_nc_<n> (session captures), else the
+		 * NTFF's _vnc_<v> (the runtime's per-core files). */
+		pr->nc_idx = t->pub.nc_idx >= 0 ? t->pub.nc_idx : t->pub.vnc;
 		if (t->pub.size == 0)
 			problem(c, "%s: empty NTFF (nothing was captured)", t->path);
 		int64_t by_uuid = -1, by_name = -1, sole = -1, neffs = 0;

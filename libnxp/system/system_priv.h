@@ -118,6 +118,11 @@ int json_reader_open(sysrd **out, sysin *in, const sys_opts *o, nxp_status *st);
  * NXP_SYSFILE_NTRACE. */
 int sys_sniff_kind(const sysin *in);
 
+/* Decimal number text s[0..n) times 10^scale, rounded half to even to an
+ * integer, exactly (trace_json_reader.c): 0 with *out set, 1 not a number,
+ * 2 outside int64 (*out unchanged). */
+int sys_decimal_to_i64(const char *s, size_t n, int scale, int64_t *out);
+
 /* Cursor over a list of files (paths and per-file instance ids copied). */
 int sys_events_open_files(nxp_system_events **out, const char *const *paths, const char *const *instance_ids,
 			  size_t n, const nxp_system_options *opts, nxp_status *st);

@@ -9,12 +9,16 @@
  * top-level values (deviceProperties, ...) are skipped without being stored,
  * except baseTimeNanoseconds.  Since Kineto may write baseTimeNanoseconds after
  * traceEvents, a seekable input whose base has not been seen when traceEvents
- * starts is pre-scanned once (skipping the array) for it. */
+ * starts is pre-scanned once (skipping the array) for it.
+ *
+ * Times (`ts`, `dur`, the base) are converted from the decimal text of the
+ * number in the event's bytes, not from jansson's double: a double cannot hold
+ * 1.7e18 ns exactly, the text can.  Valid JSON that is not a trace (no
+ * traceEvents, no event at all) is NXP_E_FORMAT rather than zero rows. */
 #include "source.h"
 #include "status.h"
 #include "system_priv.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +27,7 @@
 
 #define JEOF (-1000)
 #define KEY_MAX 64
+#define BASE_TEXT_MAX 4096 /* longest baseTimeNanoseconds text */
 
 enum { S_START, S_OBJ_KEY, S_OBJ_SEP, S_ARRAY, S_ARRAY_SEP, S_DRAIN, S_DONE };
 
@@ -49,6 +54,9 @@ typedef struct json_reader {
 	int state;
 	int bare;              /* top level is an array */
 	int have_base, prescanned;
+	int have_events;       /* the top-level object has traceEvents */
+	int any_event;         /* an element was an object with a `ph` string */
+	int64_t top_at;        /* offset of the top-level value */
 	int64_t base_ns;
 	int64_t elem;          /* element index in traceEvents */
 	size_t pending;        /* open B slices */
@@ -64,10 +72,83 @@ typedef struct json_reader {
 	int have_cur_slice;
 } json_reader;
 
-/* Nearest integer (libm is not a dependency of the library). */
-static int64_t round_i64(double d)
+/* The decimal text of a number, s[0..n) (JSON syntax; leading zeros and a '+'
+ * on the mantissa tolerated), times 10^scale, rounded half to even to an
+ * integer: exact for every digit given, however many, without a double.
+ * 0 with *out set, 1 when the text is not a number, 2 when the result does not
+ * fit int64 (*out unchanged). */
+int sys_decimal_to_i64(const char *s, size_t n, int scale, int64_t *out)
 {
-	return (int64_t)(d < 0 ? d - 0.5 : d + 0.5);
+	size_t i = 0;
+	int neg = 0;
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	size_t i0 = i;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	size_t i1 = i, f0 = i, f1 = i;
+	if (i < n && s[i] == '.') {
+		f0 = ++i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		f1 = i;
+	}
+	if (i1 == i0 && f1 == f0)
+		return 1; /* no digit at all */
+	int64_t exp = 0;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		int eneg = 0;
+		i++;
+		if (i < n && (s[i] == '-' || s[i] == '+'))
+			eneg = s[i++] == '-';
+		size_t e0 = i;
+		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			if (exp < ((int64_t)1 << 40)) /* far beyond any exponent that can matter */
+				exp = exp * 10 + (s[i] - '0');
+		if (i == e0)
+			return 1;
+		if (eneg)
+			exp = -exp;
+	}
+	if (i != n)
+		return 1;
+	/* Digits D (integer then fraction digits, k of them); value = 0.D × 10^p. */
+	size_t nint = i1 - i0, k = nint + (f1 - f0);
+#define DIGIT(j) (s[(j) < nint ? i0 + (j) : f0 + (j) - nint] - '0')
+	size_t z = 0;
+	while (z < k && DIGIT(z) == 0)
+		z++;
+	if (z == k) {
+		*out = 0;
+		return 0;
+	}
+	/* Bounded: k <= n < 2^62, |exp| <= 2^40 + 9, |scale| small. */
+	int64_t p = (int64_t)nint - (int64_t)z + exp + scale;
+	if (p > 19)
+		return 2; /* >= 10^19 > INT64_MAX */
+	uint64_t mag = 0;
+	size_t j = z;
+	for (int64_t d = 0; d < p; d++, j++) {
+		unsigned dig = j < k ? (unsigned)DIGIT(j) : 0;
+		if (__builtin_mul_overflow(mag, 10u, &mag) || __builtin_add_overflow(mag, dig, &mag))
+			return 2;
+	}
+	if (p < 0)
+		j = k; /* below 0.1: rounds to 0 */
+	else if (j < k) {
+		/* Round half to even on the digits after the integer part. */
+		unsigned r = (unsigned)DIGIT(j);
+		int sticky = 0;
+		for (size_t t = j + 1; t < k && !sticky; t++)
+			sticky = DIGIT(t) != 0;
+		if ((r > 5 || (r == 5 && (sticky || (mag & 1)))) && __builtin_add_overflow(mag, 1u, &mag))
+			return 2;
+	}
+#undef DIGIT
+	if (mag > (uint64_t)INT64_MAX + (uint64_t)neg)
+		return 2;
+	*out = neg ? (mag ? -(int64_t)(mag - 1) - 1 : 0) : (int64_t)mag;
+	return 0;
 }
 
 static int in_i64_range(double d)
@@ -107,6 +188,15 @@ static int truncated(json_reader *r, nxp_status *st, const char *what)
 {
 	return nxp_fail(st, NXP_E_TRUNCATED, here(r), "trace.json ends inside %s at offset %lld", what,
 			(long long)here(r));
+}
+
+/* Valid JSON, but not a trace: an object without traceEvents (a PyTorch
+ * execution trace has `nodes`), an array without one event, a scalar. */
+static int not_a_trace(json_reader *r, nxp_status *st, const char *what)
+{
+	return nxp_fail(st, NXP_E_FORMAT, r->top_at,
+			"trace.json: no traceEvents: not a Chrome trace-event file (%s at offset %lld)", what,
+			(long long)r->top_at);
 }
 
 static int syntax(json_reader *r, nxp_status *st, const char *what)
@@ -200,11 +290,16 @@ static int walk_scalar(json_reader *r, sbuf *out, size_t cap, nxp_status *st)
 		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '-' || c == '+' || c == '.' ||
 		      c == 'E'))
 			return syntax(r, st, "unexpected character");
-		if (out && n < cap)
+		if (out && n >= cap)
+			return nxp_fail(st, NXP_E_LIMIT, here(r), "trace.json: a number longer than %zu bytes at offset %lld",
+					cap, (long long)here(r));
+		if (out)
 			sb_put(out, (const char *)&r->in.buf[r->in.pos], 1);
 		n++;
 		r->in.pos++;
 	}
+	if (out && out->oom)
+		return nxp_fail(st, NXP_E_NOMEM, here(r), "out of memory");
 	return n ? NXP_OK : syntax(r, st, "missing value");
 }
 
@@ -258,30 +353,33 @@ static int read_base(json_reader *r, nxp_status *st)
 		return c;
 	sbuf v = {0};
 	int rc;
+	int64_t at = here(r);
 	if (c == '"') {
-		rc = walk_compound(r, &v, 64, 1, st);
+		rc = walk_compound(r, &v, BASE_TEXT_MAX, 1, st);
 	} else if (c == '{' || c == '[') {
 		sb_free(&v);
 		return skip_value(r, st);
 	} else {
-		rc = walk_scalar(r, &v, 64, st);
+		rc = walk_scalar(r, &v, BASE_TEXT_MAX, st);
 	}
 	if (!rc) {
+		/* Exact, from the text (a string holding a number too); a value
+		 * that is not a number is ignored, one outside int64 refused. */
 		const char *s = sb_cstr(&v);
-		if (*s == '"')
+		size_t n = v.len;
+		if (c == '"' && n >= 2) {
 			s++;
-		char *end;
-		errno = 0;
-		long long x = strtoll(s, &end, 10);
-		if (end != s && (*end == '\0' || *end == '"') && errno != ERANGE) {
+			n -= 2;
+		}
+		int64_t x;
+		int k = sys_decimal_to_i64(s, n, 0, &x);
+		if (k == 0) {
 			r->base_ns = x;
 			r->have_base = 1;
-		} else {
-			double d = strtod(s, &end);
-			if (end != s && in_i64_range(d)) {
-				r->base_ns = round_i64(d);
-				r->have_base = 1;
-			}
+		} else if (k == 2) {
+			rc = nxp_fail(st, NXP_E_RANGE, at,
+				      "trace.json: baseTimeNanoseconds at offset %lld does not fit int64 ns",
+				      (long long)at);
 		}
 	}
 	sb_free(&v);
@@ -391,20 +489,108 @@ static const char *id_text(sbuf *b, json_t *v, int64_t *num)
 	return sb_cstr(b);
 }
 
-/* Microseconds (`ts`, `dur`) to ns: 0 with *ns set (absent or not a number:
- * 0), -1 when the value does not fit int64 ns. */
-static int us_to_ns(json_t *v, int64_t *ns)
+/* The text of a member's value in the event's own bytes. */
+typedef struct span {
+	const char *s;
+	size_t n;
+} span;
+
+/* End of the JSON value starting at s[i] (the text is valid JSON: jansson
+ * accepted it). */
+static size_t value_end(const char *s, size_t n, size_t i)
+{
+	size_t depth = 0;
+	int in_str = 0, esc = 0;
+	if (i < n && s[i] != '"' && s[i] != '{' && s[i] != '[') {
+		while (i < n && !strchr(",}] \t\n\r", s[i]))
+			i++;
+		return i;
+	}
+	for (; i < n; i++) {
+		char c = s[i];
+		if (in_str) {
+			if (esc)
+				esc = 0;
+			else if (c == '\\')
+				esc = 1;
+			else if (c == '"') {
+				in_str = 0;
+				if (!depth)
+					return i + 1;
+			}
+		} else if (c == '"') {
+			in_str = 1;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if ((c == '}' || c == ']') && --depth == 0) {
+			return i + 1;
+		}
+	}
+	return n;
+}
+
+static size_t skip_blank(const char *s, size_t n, size_t i)
+{
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+		i++;
+	return i;
+}
+
+/* Is the key text k[0..kn) (between its quotes) `want`?  Keys with escapes
+ * are decoded as jansson decodes them. */
+static int key_is(const char *k, size_t kn, const char *want)
+{
+	if (!memchr(k, '\\', kn))
+		return kn == strlen(want) && !memcmp(k, want, kn);
+	json_t *v = json_loadb(k - 1, kn + 2, JSON_DECODE_ANY, NULL);
+	int eq = json_is_string(v) && json_string_length(v) == strlen(want) && !strcmp(json_string_value(v), want);
+	json_decref(v);
+	return eq;
+}
+
+/* Text of the top-level members `ts` and `dur` of the event object in r->ev
+ * (the last of duplicates, as jansson keeps); n = 0 when absent. */
+static void time_texts(json_reader *r, span *ts, span *dur)
+{
+	const char *s = r->ev.s;
+	size_t n = r->ev.len, i = skip_blank(s, n, 0);
+	ts->s = dur->s = "";
+	ts->n = dur->n = 0;
+	if (i >= n || s[i] != '{')
+		return;
+	for (i++;;) {
+		i = skip_blank(s, n, i);
+		if (i >= n || s[i] != '"')
+			return;
+		size_t k0 = i + 1, k1 = value_end(s, n, i) - 1;
+		i = skip_blank(s, n, k1 + 1);
+		if (i >= n || s[i] != ':')
+			return;
+		i = skip_blank(s, n, i + 1);
+		size_t v1 = value_end(s, n, i);
+		span *dst = key_is(s + k0, k1 - k0, "ts") ? ts : key_is(s + k0, k1 - k0, "dur") ? dur : NULL;
+		if (dst) {
+			dst->s = s + i;
+			dst->n = v1 - i;
+		}
+		i = skip_blank(s, n, v1);
+		if (i >= n || s[i] != ',')
+			return;
+		i++;
+	}
+}
+
+/* Microseconds (`ts`, `dur`) to ns from the number's own text, exactly: 0 with
+ * *ns set (absent or not a number: 0), -1 when the value does not fit int64 ns. */
+static int us_to_ns(json_t *v, span text, int64_t *ns)
 {
 	*ns = 0;
-	if (json_is_integer(v))
-		return __builtin_mul_overflow((int64_t)json_integer_value(v), (int64_t)1000, ns) ? -1 : 0;
-	if (json_is_real(v)) {
-		double d = json_real_value(v) * 1000.0;
-		if (!in_i64_range(d))
-			return -1;
-		*ns = round_i64(d);
-	}
-	return 0;
+	if (!json_is_number(v))
+		return 0;
+	int rc = sys_decimal_to_i64(text.s, text.n, 3, ns);
+	if (rc == 1) /* cannot happen: jansson accepted it as a number */
+		return -1;
+	return rc ? -1 : 0;
 }
 
 static const char *str_or(json_t *v, const char *dflt)
@@ -453,6 +639,8 @@ static int convert(json_reader *r, uint64_t offset, nxp_system_event *ev, nxp_st
 				"trace.json event at offset %llu: %s", (unsigned long long)offset, jerr.text);
 	r->cur = o;
 	int64_t row_id = r->elem++;
+	if (json_is_string(json_object_get(o, "ph")))
+		r->any_event = 1;
 	const char *ph = str_or(json_object_get(o, "ph"), "");
 	if (!ph[0] || !strchr("XBEiIMCstf", ph[0]) || ph[1]) {
 		r->base.skipped++;
@@ -466,9 +654,12 @@ static int convert(json_reader *r, uint64_t offset, nxp_system_event *ev, nxp_st
 	/* Times: an event whose ts (+ base), end or duration does not fit int64
 	 * ns is a bad event, skipped and counted like the other malformed ones. */
 	int64_t ts, dur = 0, end_ts = 0;
-	if (us_to_ns(json_object_get(o, "ts"), &ts) ||
+	span ts_text, dur_text;
+	time_texts(r, &ts_text, &dur_text);
+	if (us_to_ns(json_object_get(o, "ts"), ts_text, &ts) ||
 	    __builtin_add_overflow(ts, r->have_base ? r->base_ns : 0, &ts) ||
-	    (ph[0] == 'X' && (us_to_ns(json_object_get(o, "dur"), &dur) || __builtin_add_overflow(ts, dur, &end_ts)))) {
+	    (ph[0] == 'X' &&
+	     (us_to_ns(json_object_get(o, "dur"), dur_text, &dur) || __builtin_add_overflow(ts, dur, &end_ts)))) {
 		r->base.skipped++;
 		return 1;
 	}
@@ -689,6 +880,9 @@ static int json_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
 				return nxp_fail(st, NXP_E_JSON, here(r), "trace.json is empty");
 			if (c < 0)
 				return c;
+			r->top_at = here(r);
+			if (c == '"' || c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n')
+				return not_a_trace(r, st, "the top-level value is not an object or an array");
 			r->in.pos++;
 			if (c == '[') {
 				r->bare = 1;
@@ -708,6 +902,8 @@ static int json_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
 				return c;
 			if (c == '}') {
 				r->in.pos++;
+				if (!r->have_events)
+					return not_a_trace(r, st, "the top-level object has no traceEvents member");
 				r->state = S_DRAIN;
 				break;
 			}
@@ -731,6 +927,7 @@ static int json_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
 					return c;
 				if (c != '[')
 					return syntax(r, st, "traceEvents is not an array");
+				r->have_events = 1;
 				if (!r->have_base && !r->prescanned && r->in.src->seekable &&
 				    !(r->o.flags & NXP_SYSTEM_NO_PRESCAN) && (c = prescan(r, st)))
 					return c;
@@ -756,9 +953,11 @@ static int json_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
 			r->in.pos++;
 			if (c == ',')
 				r->state = S_OBJ_KEY;
-			else if (c == '}')
+			else if (c == '}') {
+				if (!r->have_events)
+					return not_a_trace(r, st, "the top-level object has no traceEvents member");
 				r->state = S_DRAIN;
-			else {
+			} else {
 				r->in.pos--;
 				return syntax(r, st, "expected ',' or '}'");
 			}
@@ -772,6 +971,10 @@ static int json_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
 				return c;
 			if (c == ']') {
 				r->in.pos++;
+				/* A bare array is the JSON Array Format of Chrome traces
+				 * (empty: an empty trace); elements but no event: not one. */
+				if (r->bare && r->elem && !r->any_event)
+					return not_a_trace(r, st, "a top-level array without any trace event");
 				r->state = r->bare ? S_DRAIN : S_OBJ_SEP;
 				break;
 			}

@@ -298,7 +298,7 @@ def test_capture_directory(capture):
     assert (kinds[C.NXP_SYSFILE_NEFF], kinds[C.NXP_SYSFILE_NTFF], kinds[C.NXP_SYSFILE_NTRACE]) == (2, 3, 2)
     pr = cap.profiles
     assert [(x.pairing, x.process_index, x.nc_idx) for x in pr] == [
-        (C.NXP_PAIRED_BY_UUID, 0, -1), (C.NXP_PAIRED_BY_UUID, 1, 0), (C.NXP_PAIRED_SOLE, 1, 1)]
+        (C.NXP_PAIRED_BY_UUID, 0, 0), (C.NXP_PAIRED_BY_UUID, 1, 0), (C.NXP_PAIRED_SOLE, 1, 1)]  # _vnc_0: nc 0
     assert nxp.PAIRINGS[pr[2].pairing] == "sole"
     f = cap.files[pr[0].neff]
     assert (f.path, f.has_uuid, f.uuid, f.name_hash) == (capture["neff1"], 1, "10" * 16, "395760075800974")
