@@ -310,7 +310,7 @@ fn capture_directory() {
                ("i-0def", 300, "20250601T120000", false, -1));
     let profs = cap.profiles();
     assert_eq!(profs.iter().map(|p| (p.pairing, p.process_index, p.nc_idx)).collect::<Vec<_>>(),
-               vec![(Pairing::ByUuid, 0, -1), (Pairing::ByUuid, 1, 0), (Pairing::Sole, 1, 1)]);
+               vec![(Pairing::ByUuid, 0, 0), (Pairing::ByUuid, 1, 0), (Pairing::Sole, 1, 1)]); // _vnc_0: nc 0
     let f = &cap.files()[profs[0].neff as usize];
     assert_eq!((f.kind, f.uuid.as_deref(), f.name_hash.as_str()), (ffi::NXP_SYSFILE_NEFF, Some("10101010101010101010101010101010"), "395760075800974"));
     assert_eq!(cap.files()[profs[2].ntff as usize].uuid.as_deref(), Some("66666666666666666666666666666666"));
