@@ -27,7 +27,7 @@ void nxp_reorder_clear(nxp_reorder *r)
 	r->watermark = INT64_MIN;
 }
 
-static void pop_top(nxp_reorder *r, nxp_span *out)
+void nxp__reorder_take(nxp_reorder *r, nxp_span *out)
 {
 	nxp_span *h = r->h, x = h[--r->n];
 	size_t i = 0, n = r->n;
@@ -46,35 +46,21 @@ static void pop_top(nxp_reorder *r, nxp_span *out)
 		h[i] = x;
 }
 
-int nxp_reorder_push(nxp_reorder *r, const nxp_span *s, nxp_span *evicted)
+/* The buffer is full: make room (or, at the bound, let the earliest leave). */
+int nxp__reorder_push_grow(nxp_reorder *r, const nxp_span *s, nxp_span *evicted)
 {
 	int ev = 0;
-	if (r->n == r->cap) {
-		if (r->max && r->cap >= r->max) {
-			pop_top(r, evicted);
-			ev = 1;
-		} else {
-			size_t cap = r->cap ? r->cap * 2 : 64;
-			nxp_span *h = realloc(r->h, cap * sizeof(*h));
-			if (!h)
-				return NXP_E_NOMEM;
-			r->h = h;
-			r->cap = cap;
-		}
+	if (r->max && r->cap >= r->max) {
+		nxp__reorder_take(r, evicted);
+		ev = 1;
+	} else {
+		size_t cap = r->cap ? r->cap * 2 : 64;
+		nxp_span *h = realloc(r->h, cap * sizeof(*h));
+		if (!h)
+			return NXP_E_NOMEM;
+		r->h = h;
+		r->cap = cap;
 	}
-	size_t i = r->n++;
-	while (i > 0 && r->h[(i - 1) / 2].lo > s->lo) {
-		r->h[i] = r->h[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	r->h[i] = *s;
-	return ev;
-}
-
-int nxp_reorder_pop(nxp_reorder *r, int64_t upto, nxp_span *out)
-{
-	if (!r->n || r->h[0].lo > upto)
-		return 0;
-	pop_top(r, out);
-	return 1;
+	int rc = nxp_reorder_push(r, s, evicted); /* now there is room */
+	return rc < 0 ? rc : ev;
 }

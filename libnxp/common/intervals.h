@@ -59,14 +59,35 @@ static inline void nxp_reorder_advance(nxp_reorder *r, int64_t start)
 		r->watermark = start;
 }
 
+/* Out-of-line parts of push and pop (intervals.c). */
+int nxp__reorder_push_grow(nxp_reorder *r, const nxp_span *s, nxp_span *evicted);
+void nxp__reorder_take(nxp_reorder *r, nxp_span *out);
+
 /* Buffer `s`.  0; 1 when the bound was reached and the earliest buffered span
  * had to leave first, into *evicted (possibly slightly out of order for the
  * union); NXP_E_NOMEM. */
-int nxp_reorder_push(nxp_reorder *r, const nxp_span *s, nxp_span *evicted);
+static inline int nxp_reorder_push(nxp_reorder *r, const nxp_span *s, nxp_span *evicted)
+{
+	if (r->n == r->cap)
+		return nxp__reorder_push_grow(r, s, evicted);
+	size_t i = r->n++;
+	while (i > 0 && r->h[(i - 1) / 2].lo > s->lo) {
+		r->h[i] = r->h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	r->h[i] = *s;
+	return 0;
+}
 
 /* The earliest buffered span when it starts at or before `upto`: 1 and *out;
  * else 0. */
-int nxp_reorder_pop(nxp_reorder *r, int64_t upto, nxp_span *out);
+static inline int nxp_reorder_pop(nxp_reorder *r, int64_t upto, nxp_span *out)
+{
+	if (!r->n || r->h[0].lo > upto)
+		return 0;
+	nxp__reorder_take(r, out);
+	return 1;
+}
 
 /* ---- runs ---------------------------------------------------------------- */
 /* The union of spans given in start order, one run at a time. */

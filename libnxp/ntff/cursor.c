@@ -155,22 +155,7 @@ static int next_full(nxp_cursor *c, void *rec)
 		return s->err.code;
 	if (c->t->derived)
 		return c->t->derived->next(c->derived, s, rec);
-	int (*fill)(ntff_scan *, const ntff_queue *, const uint8_t *, void *) = c->t->fill;
-	for (;;) {
-		ntff_qreader *qr = ntff_iter_peek(&c->it);
-		if (!qr)
-			return NXP_END;
-		int rc = fill(s, qr->q, qr->rec, rec);
-		if (rc < 0)
-			return rc;
-		if (rc == NTFF_BAD)
-			ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
-		int arc = ntff_iter_step(&c->it);
-		if (rc == NXP_OK)
-			return NXP_OK;
-		if (arc < 0)
-			return arc;
-	}
+	return c->t->next(&c->it, rec);
 }
 
 /* Typed next: fill the caller's struct directly when it is at least as large

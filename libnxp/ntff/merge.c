@@ -8,10 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline int before(const ntff_qreader *a, const ntff_qreader *b)
-{
-	return a->key < b->key || (a->key == b->key && a->qid < b->qid);
-}
+#define before ntff_merge_before
 
 int ntff_merge_init(ntff_merge *m, size_t cap)
 {

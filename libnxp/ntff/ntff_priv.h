@@ -97,6 +97,7 @@ static inline const char *ntff_str(const nxp_profile *p, uint64_t ref)
  * ========================================================================== */
 
 typedef struct ntff_scan ntff_scan;
+typedef struct ntff_iter ntff_iter;
 
 /* One queue's reader: the current record of its loaded section. */
 typedef struct ntff_qreader {
@@ -177,8 +178,19 @@ static inline ntff_qreader *ntff_merge_top(const ntff_merge *m)
 {
 	return m->n ? m->heap[0] : NULL;
 }
+static inline int ntff_merge_before(const ntff_qreader *a, const ntff_qreader *b)
+{
+	return a->key < b->key || (a->key == b->key && a->qid < b->qid);
+}
 /* Restore heap order after the top's key grew. */
 void ntff_merge_sift_top(ntff_merge *m);
+/* The top is still first: its queue runs ahead of the others (two compares;
+ * then the heap is left alone, the merge costs nothing per record of a run). */
+static inline int ntff_merge_top_first(const ntff_merge *m)
+{
+	ntff_qreader *const *h = m->heap;
+	return m->n < 2 || (!ntff_merge_before(h[1], h[0]) && (m->n < 3 || !ntff_merge_before(h[2], h[0])));
+}
 /* The top reader's next record through its reader (sections, bad keys). */
 int ntff_merge_advance_slow(ntff_scan *s, ntff_merge *m);
 /* Advance the top reader and restore heap order: 0 or a negative error. */
@@ -191,7 +203,8 @@ static inline int ntff_merge_advance_top(ntff_scan *s, ntff_merge *m)
 		/* the common case: the next record of the loaded section, in order */
 		qr->rec = next;
 		qr->key = qr->last_key = k;
-		ntff_merge_sift_top(m);
+		if (!ntff_merge_top_first(m))
+			ntff_merge_sift_top(m);
 		return NXP_OK;
 	}
 	return ntff_merge_advance_slow(s, m);
@@ -253,6 +266,10 @@ typedef struct ntff_table {
 	/* Decode, check and fill the public struct, every field (id = s->next_id):
 	 * NXP_OK, NTFF_BAD, or a negative error already recorded by ntff_scan_fail. */
 	int (*fill)(ntff_scan *s, const ntff_queue *q, const uint8_t *rec, void *out);
+	/* The cursor's next over an ntff_iter: fill the next good record (bad
+	 * ones counted and stepped over), step past it.  NXP_OK, NXP_END or a
+	 * negative error.  (The fill inlined: the hottest loop of the library.) */
+	int (*next)(ntff_iter *it, void *out);
 	const ntff_derived_ops *derived; /* derived tables: their body; else NULL */
 } ntff_table;
 
@@ -288,12 +305,12 @@ extern const ntff_derived_ops ntff_active_time_ops;
  * calls ntff_iter_skip(&it, n) — or simply calls ntff_iter_run again, which
  * moves past the whole previous run first.  Derived tables (t->derived) are not iterated.
  * Raw records stay valid until the next call that moves the iteration. */
-typedef struct ntff_iter {
+struct ntff_iter {
 	ntff_scan s;
 	ntff_merge m;
 	const ntff_table *t;
 	size_t pending; /* records ntff_iter_next returned that are still the top */
-} ntff_iter;
+};
 
 typedef struct ntff_rec {
 	const ntff_queue *q;

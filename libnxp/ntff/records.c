@@ -217,6 +217,43 @@ static int fill_execution(ntff_scan *s, const ntff_queue *q, const uint8_t *rec,
 }
 
 
+/* ---- each table's next: the cursor's loop with its fill inlined ------------ */
+
+typedef int (*fill_fn)(ntff_scan *, const ntff_queue *, const uint8_t *, void *);
+
+/* Fill the peeked record, count it if bad, step past it; until a good one. */
+static inline __attribute__((always_inline)) int next_with(ntff_iter *it, void *out, fill_fn fill)
+{
+	ntff_scan *s = &it->s;
+	for (;;) {
+		ntff_qreader *qr = ntff_iter_peek(it);
+		if (!qr)
+			return NXP_END;
+		int rc = fill(s, qr->q, qr->rec, out);
+		if (rc < 0)
+			return rc;
+		if (rc == NTFF_BAD)
+			ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
+		int arc = ntff_iter_step(it);
+		if (rc == NXP_OK)
+			return NXP_OK; /* an error moving past it is kept (s->failed) for the next call */
+		if (arc < 0)
+			return arc;
+	}
+}
+
+#define NEXT_OF(name)                                    \
+	static int next_##name(ntff_iter *it, void *out) \
+	{                                                \
+		return next_with(it, out, fill_##name);  \
+	}
+NEXT_OF(instruction)
+NEXT_OF(dma)
+NEXT_OF(semaphore)
+NEXT_OF(throttle)
+NEXT_OF(error)
+NEXT_OF(execution)
+
 /* ---- checks on raw records ------------------------------------------------ */
 
 static int check_instruction(const nxp_profile *p, const uint8_t *rec)
@@ -297,16 +334,17 @@ static int selects_active_time(const ntff_queue *q, const nxp_cursor_options *o)
 
 static const ntff_table tables[] = {
 	{NXP_TABLE_INSTRUCTION, NXP_QUEUE_INSTRUCTION, sizeof(nxp_instruction), selects_instruction,
-	 check_instruction, fill_instruction, NULL},
-	{NXP_TABLE_DMA_PACKET, NXP_QUEUE_DMA, sizeof(nxp_dma_packet), selects_dma, check_dma, fill_dma, NULL},
+	 check_instruction, fill_instruction, next_instruction, NULL},
+	{NXP_TABLE_DMA_PACKET, NXP_QUEUE_DMA, sizeof(nxp_dma_packet), selects_dma, check_dma, fill_dma, next_dma, NULL},
 	{NXP_TABLE_SEMAPHORE_UPDATE, NXP_QUEUE_SEMAPHORE, sizeof(nxp_semaphore_update), selects_any, check_semaphore,
-	 fill_semaphore, NULL},
+	 fill_semaphore, next_semaphore, NULL},
 	{NXP_TABLE_THROTTLE, NXP_QUEUE_THROTTLE, sizeof(nxp_throttle), selects_any, check_throttle, fill_throttle,
-	 NULL},
-	{NXP_TABLE_ERROR, NXP_QUEUE_ERROR, sizeof(nxp_error_record), selects_any, check_error, fill_error, NULL},
+	 next_throttle, NULL},
+	{NXP_TABLE_ERROR, NXP_QUEUE_ERROR, sizeof(nxp_error_record), selects_any, check_error, fill_error, next_error, NULL},
 	{NXP_TABLE_EXECUTION, NXP_QUEUE_EXECUTION, sizeof(nxp_execution), selects_any, check_execution,
-	 fill_execution, NULL},
-	{NXP_TABLE_ACTIVE_TIME, 0, sizeof(nxp_active_time), selects_active_time, NULL, NULL, &ntff_active_time_ops},
+	 fill_execution, next_execution, NULL},
+	{NXP_TABLE_ACTIVE_TIME, 0, sizeof(nxp_active_time), selects_active_time, NULL, NULL, NULL,
+	 &ntff_active_time_ops},
 };
 
 const ntff_table *ntff_table_get(int table)
