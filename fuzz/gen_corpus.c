@@ -583,6 +583,13 @@ static void gen_trace_json(void)
 		"{\"ph\":\"Q\"}, {\"ph\":\"E\",\"pid\":1,\"tid\":9,\"ts\":2}], \"deviceProperties\": [{\"a\":[[[[1]]]]}]}",
 		"{\"traceEvents\": [{\"ph\":\"X\",\"name\":\"\\u00e9\\ud83d\\ude00\",\"args\":{\"a\":{\"b\":{\"c\":[1,2,"
 		"{\"d\":true}]}}},\"ts\":-5,\"dur\":1e300}]}",
+		/* exact decimal times: ns-resolution fractions, exponents, half-even ties, a late base as a string */
+		"{\"traceEvents\": [{\"ph\":\"X\",\"name\":\"k\",\"pid\":1,\"tid\":2,\"ts\":1712195495519695.8,"
+		"\"dur\":53.09}, {\"ph\":\"i\",\"name\":\"e\",\"pid\":1,\"tid\":2,\"ts\":1.7121954955196958e15}, "
+		"{\"ph\":\"i\",\"name\":\"t\",\"\\u0074s\":-0.0025E-0,\"ts\":0.0015}], "
+		"\"baseTimeNanoseconds\": \"-1712195495000000000.5\"}",
+		/* valid JSON that is not a trace (a PyTorch execution trace) */
+		"{\"schema\": \"1.1.1-chakra.0.0.4\", \"nodes\": [{\"id\": 1, \"name\": \"[pytorch|profiler]\"}]}",
 	};
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
 		char l[16];

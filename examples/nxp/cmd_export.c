@@ -25,6 +25,10 @@ static void progress(void *user, const char *table, int done, int total)
 
 int cmd_export(int argc, char **argv)
 {
+	/* --format perfetto|chrome-json: a timeline file (cmd_export_timeline.c). */
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--format"))
+			return cmd_export_timeline(argc, argv);
 	const char *paths[2] = {NULL, NULL}, *out = NULL, *system = NULL, *tables = NULL;
 	int npaths = 0, quiet = 0;
 	nxp_export_options eo;

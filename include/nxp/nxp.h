@@ -37,6 +37,7 @@
 #include <nxp/system.h>
 #include <nxp/arrow.h>
 #include <nxp/table.h>
+#include <nxp/timeline.h>
 #include <nxp/analysis.h>
 
 #ifdef __cplusplus

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/* `nxp export NEFF NTFF --format perfetto|chrome-json -o FILE`: the device
+ * profile as a timeline (nxp_profile_export_timeline).  Reached from
+ * `nxp export` when --format names a timeline format. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TL_USAGE                                                                                      \
+	"nxp export NEFF NTFF --format perfetto|chrome-json -o FILE [--from T] [--to T]\n"          \
+	"      [--engine E] [--execution N] [--max-events N] [--window NS] [--force] [--quiet]\n"     \
+	"      [--allow-mismatch]\n"                                                                  \
+	"      the device profile as a timeline: a Perfetto trace (open FILE in ui.perfetto.dev),\n"  \
+	"      or Chrome JSON (FILE ending in .gz is gzip'd); T in ns or +1.5ms from the trace\n"     \
+	"      start; --engine: only that engine's instructions; --execution N: only its time;\n"     \
+	"      --max-events: stop after N events (noted in the trace and here); --window: the\n"      \
+	"      sampling window of the utilisation and throughput counters\n"
+
+int cmd_export_timeline(int argc, char **argv)
+{
+	const char *paths[2] = {NULL, NULL}, *out = NULL, *format = NULL;
+	int npaths = 0, quiet = 0, from_rel = 0, to_rel = 0;
+	int64_t from = INT64_MIN, to = INT64_MAX, v;
+	nxp_timeline_options to_opts;
+	nxp_timeline_options_init(&to_opts);
+	nxp_profile_options po;
+	nxp_profile_options_init(&po);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return cli_help(TL_USAGE);
+		if (!strcmp(a, "--force")) {
+			to_opts.overwrite = 1;
+		} else if (!strcmp(a, "--quiet")) {
+			quiet = 1;
+		} else if (!strcmp(a, "--allow-mismatch")) {
+			po.flags |= NXP_PROFILE_ALLOW_MISMATCH;
+		} else if (a[0] == '-' && a[1]) {
+			if (!val)
+				return cli_bad_usage("export", TL_USAGE, "%s needs a value", a);
+			i++;
+			if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+				out = val;
+			} else if (!strcmp(a, "--format")) {
+				format = val;
+			} else if (!strcmp(a, "--from")) {
+				if (cli_parse_time(val, &from, &from_rel))
+					return cli_bad_usage("export", TL_USAGE, "bad time '%s'", val);
+			} else if (!strcmp(a, "--to")) {
+				if (cli_parse_time(val, &to, &to_rel))
+					return cli_bad_usage("export", TL_USAGE, "bad time '%s'", val);
+			} else if (!strcmp(a, "--engine")) {
+				if ((to_opts.engine = nxp_engine_from_name(val)) < 0)
+					return cli_bad_usage("export", TL_USAGE, "unknown engine '%s'", val);
+			} else if (!strcmp(a, "--execution")) {
+				if (cli_parse_i64(val, &v) || v < 0 || v > INT32_MAX)
+					return cli_bad_usage("export", TL_USAGE, "bad execution index '%s'", val);
+				to_opts.execution = (int32_t)v;
+			} else if (!strcmp(a, "--max-events")) {
+				if (cli_parse_i64(val, &v) || v <= 0)
+					return cli_bad_usage("export", TL_USAGE, "bad --max-events '%s'", val);
+				to_opts.max_events = v;
+			} else if (!strcmp(a, "--window")) {
+				if (cli_parse_i64(val, &v) || v <= 0)
+					return cli_bad_usage("export", TL_USAGE, "bad --window '%s' (ns)", val);
+				to_opts.counter_window_ns = v;
+			} else {
+				return cli_bad_usage("export", TL_USAGE, "unknown option %s", a);
+			}
+		} else {
+			if (npaths == 2)
+				return cli_bad_usage("export", TL_USAGE, "too many paths ('%s')", a);
+			paths[npaths++] = a;
+		}
+	}
+	if (!format || !strcmp(format, "perfetto"))
+		to_opts.format = NXP_TIMELINE_PERFETTO;
+	else if (!strcmp(format, "chrome-json"))
+		to_opts.format = NXP_TIMELINE_CHROME_JSON;
+	else
+		return cli_bad_usage("export", TL_USAGE, "unknown --format '%s' (perfetto, chrome-json)", format);
+	if (npaths != 2)
+		return cli_bad_usage("export", TL_USAGE, "a NEFF and an NTFF are needed");
+	if (!out)
+		return cli_bad_usage("export", TL_USAGE, "-o FILE is needed");
+
+	nxp_profile *p = NULL;
+	if (cli_open_profile("export", &p, paths[0], paths[1], &po))
+		return 1;
+	nxp_metadata md;
+	memset(&md, 0, sizeof(md));
+	md.struct_size = sizeof(md);
+	nxp_profile_get_metadata(p, &md);
+	if (from_rel)
+		from = md.first_hw_timestamp > INT64_MAX - from ? INT64_MAX : md.first_hw_timestamp + from;
+	if (to_rel)
+		to = md.first_hw_timestamp > INT64_MAX - to ? INT64_MAX : md.first_hw_timestamp + to;
+	to_opts.start_ts = from;
+	to_opts.end_ts = to;
+	if (from > to) {
+		nxp_profile_close(p);
+		return cli_bad_usage("export", TL_USAGE, "--from is after --to");
+	}
+
+	nxp_status st;
+	nxp_status_init(&st);
+	nxp_timeline_stats ts;
+	memset(&ts, 0, sizeof(ts));
+	ts.struct_size = sizeof(ts);
+	int rc = nxp_profile_export_timeline(p, out, &to_opts, &ts, &st);
+	nxp_profile_close(p);
+	if (rc)
+		return cli_error("export", &st);
+	if (ts.truncated)
+		fprintf(stderr,
+			"nxp export: note: --max-events %lld reached; %s stops early (narrow the time with "
+			"--from/--to or --execution, or raise --max-events)\n",
+			(long long)to_opts.max_events, out);
+	if (ts.read_errors || ts.bad_records)
+		fprintf(stderr,
+			"nxp export: warning: the trace is damaged: %d table(s) stopped on a read error, %lld "
+			"record(s) skipped; %s holds what could be read\n",
+			(int)ts.read_errors, (long long)ts.bad_records, out);
+	if (!quiet)
+		fprintf(stderr, "nxp export: %s: %lld events on %lld tracks, %lld bytes\n", out, (long long)ts.events,
+			(long long)ts.tracks, (long long)ts.bytes);
+	return 0;
+}

@@ -1,0 +1,754 @@
+/* SPDX-License-Identifier: MIT */
+/* The content of a device-profile timeline, written once for every sink.
+ *
+ * Six cursors (executions, instructions, DMA packets, semaphore updates,
+ * errors, throttles) are merged by start time, so the events go out in time
+ * order and a --max-events cut leaves a trace complete up to a point in time.
+ * Memory is bounded by the profile's structure (tracks, lanes, interning), not
+ * by the number of records.
+ *
+ * Lanes: Perfetto pairs slice begin/end on a track by time, so two slices of one
+ * track must never partly overlap.  Every slice track keeps the end time of each
+ * of its lanes; a slice goes to the first lane that is free at its start (lane
+ * 0 is the track itself, lane k a child track "<name> lane k").  Records come
+ * in start order, so a lane once free stays usable. */
+#include "timeline_priv.h"
+
+#include "abi_struct.h"
+#include "status.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+enum { T_EXEC, T_INSTR, T_DMA, T_SEM, T_ERR, T_THR, T_COUNT };
+static const int table_ids[T_COUNT] = {NXP_TABLE_EXECUTION, NXP_TABLE_INSTRUCTION, NXP_TABLE_DMA_PACKET,
+				       NXP_TABLE_SEMAPHORE_UPDATE, NXP_TABLE_ERROR, NXP_TABLE_THROTTLE};
+static const char *const table_names[T_COUNT] = {"execution", "instruction", "DMA packet",
+						  "semaphore update", "error", "throttle"};
+
+/* Per-track state: lanes of a slice track, or a windowed counter. */
+typedef struct tstate {
+	uint64_t uuid; /* key (a hash of what the track is); 0 = empty slot */
+	uint64_t id;   /* the track's uuid in the file: 1, 2, ... (small varints) */
+	int32_t pid;
+	char *name;
+	int64_t *lane_end;
+	size_t nlanes, cap;
+	/* windowed counter */
+	int64_t bucket;   /* current window index, INT64_MIN = none yet */
+	double acc;       /* busy ns or bytes in the current window */
+	int64_t busy_end; /* utilisation: end of the union of busy time so far */
+} tstate;
+
+typedef struct dt {
+	nxp_profile *p;
+	tl_sink *sink;
+	nxp_status *st;
+	nxp_timeline_options o;
+	nxp_timeline_stats stats;
+	int64_t nc_idx;
+	int64_t window, origin;
+	int stopped;
+	int64_t last_ts;
+	tstate *ts;
+	size_t cap, count;
+	uint64_t notes_track;
+	uint64_t next_id;
+} dt;
+
+typedef union rec {
+	nxp_execution e;
+	nxp_instruction i;
+	nxp_dma_packet d;
+	nxp_semaphore_update s;
+	nxp_error_record r;
+	nxp_throttle t;
+} rec;
+
+static uint64_t uuid_of(char tag, int64_t pcore, const char *name, int64_t k)
+{
+	uint64_t h = nxp__tl_hash(&tag, 1, TL_FNV_OFFSET);
+	h = nxp__tl_hash(&pcore, sizeof(pcore), h);
+	if (name)
+		h = nxp__tl_hash(name, strlen(name), h);
+	h = nxp__tl_hash(&k, sizeof(k), h);
+	h ^= h >> 29;
+	return h ? h : 1;
+}
+
+static tstate *ts_find(dt *d, uint64_t uuid, int *isnew)
+{
+	*isnew = 0;
+	if (d->cap) {
+		size_t j = (size_t)(uuid * 0x9e3779b97f4a7c15ull) & (d->cap - 1);
+		while (d->ts[j].uuid) {
+			if (d->ts[j].uuid == uuid)
+				return &d->ts[j];
+			j = (j + 1) & (d->cap - 1);
+		}
+	}
+	/* Growing moves the entries: callers hold no tstate pointer across a
+	 * declare() of a new track. */
+	if ((d->count + 1) * 2 > d->cap) {
+		size_t ncap = d->cap ? d->cap * 2 : 64;
+		tstate *n = calloc(ncap, sizeof(*n));
+		if (!n)
+			return NULL;
+		for (size_t i = 0; i < d->cap; i++) {
+			if (!d->ts[i].uuid)
+				continue;
+			size_t j = (size_t)(d->ts[i].uuid * 0x9e3779b97f4a7c15ull) & (ncap - 1);
+			while (n[j].uuid)
+				j = (j + 1) & (ncap - 1);
+			n[j] = d->ts[i];
+		}
+		free(d->ts);
+		d->ts = n;
+		d->cap = ncap;
+	}
+	size_t j = (size_t)(uuid * 0x9e3779b97f4a7c15ull) & (d->cap - 1);
+	while (d->ts[j].uuid)
+		j = (j + 1) & (d->cap - 1);
+	d->ts[j].uuid = uuid;
+	d->ts[j].bucket = INT64_MIN;
+	d->ts[j].busy_end = INT64_MIN;
+	d->count++;
+	*isnew = 1;
+	return &d->ts[j];
+}
+
+/* Declare the track of key `uuid` once (parent: the parent's id, 0 = none);
+ * returns its state (NULL with d->st set on failure). */
+static tstate *declare(dt *d, uint64_t uuid, uint64_t parent, int kind, const char *name, int32_t pid,
+		       int32_t rank, const char *unit)
+{
+	int isnew;
+	tstate *t = ts_find(d, uuid, &isnew);
+	if (!t) {
+		nxp_fail(d->st, NXP_E_NOMEM, -1, "out of memory");
+		return NULL;
+	}
+	if (!isnew)
+		return t;
+	t->pid = pid;
+	t->name = strdup(name);
+	if (!t->name) {
+		nxp_fail(d->st, NXP_E_NOMEM, -1, "out of memory");
+		return NULL;
+	}
+	t->id = ++d->next_id;
+	tl_track tr = {t->id, parent, kind, name, pid, (int32_t)t->id, rank, unit};
+	if (kind == TL_TRACK_PROCESS)
+		tr.tid = 0;
+	if (d->sink->track(d->sink, &tr))
+		return NULL;
+	d->stats.tracks++;
+	return t;
+}
+
+static int32_t pid_of(int64_t pcore)
+{
+	return pcore >= 0 && pcore < 1000000 ? (int32_t)pcore + 1 : 1000000;
+}
+
+static uint64_t process_track(dt *d, int64_t pcore)
+{
+	uint64_t u = uuid_of('P', pcore, NULL, 0);
+	char name[96];
+	snprintf(name, sizeof(name), "NeuronCore %lld pcore %lld", (long long)d->nc_idx, (long long)pcore);
+	tstate *t = declare(d, u, 0, TL_TRACK_PROCESS, name, pid_of(pcore), (int32_t)(pcore & 0x7fffffff), NULL);
+	return t ? t->id : 0;
+}
+
+/* A slice track under pcore's group. */
+static tstate *slice_track(dt *d, char tag, int64_t pcore, const char *name, int32_t rank)
+{
+	uint64_t parent = process_track(d, pcore);
+	if (!parent)
+		return NULL;
+	return declare(d, uuid_of(tag, pcore, name, 0), parent, TL_TRACK_SLICE, name, pid_of(pcore), rank, NULL);
+}
+
+/* The uuid of the lane of track `t` free at `start`; the lane is then busy until `end`. */
+static uint64_t lane_for(dt *d, tstate *t, int64_t start, int64_t end)
+{
+	size_t k = 0;
+	while (k < t->nlanes && t->lane_end[k] > start)
+		k++;
+	if (k == t->nlanes) {
+		if (t->nlanes == t->cap) {
+			size_t ncap = t->cap ? t->cap * 2 : 4;
+			int64_t *n = realloc(t->lane_end, ncap * sizeof(*n));
+			if (!n) {
+				nxp_fail(d->st, NXP_E_NOMEM, -1, "out of memory");
+				return 0;
+			}
+			t->lane_end = n;
+			t->cap = ncap;
+		}
+		t->nlanes++;
+	}
+	t->lane_end[k] = end;
+	if (k == 0)
+		return t->id;
+	uint64_t u = uuid_of('L', (int64_t)t->uuid, NULL, (int64_t)k);
+	char name[160];
+	snprintf(name, sizeof(name), "%s lane %zu", t->name, k);
+	uint64_t parent = t->id;
+	int32_t pid = t->pid;
+	/* declare() may move the table: t is not used after it. */
+	tstate *l = declare(d, u, parent, TL_TRACK_SLICE, name, pid, (int32_t)k, NULL);
+	return l ? l->id : 0;
+}
+
+/* Counts one event against max_events; 1 when the export must stop now. */
+static int budget(dt *d)
+{
+	if (d->o.max_events > 0 && d->stats.events >= d->o.max_events) {
+		d->stats.truncated = 1;
+		d->stopped = 1;
+		return 1;
+	}
+	d->stats.events++;
+	return 0;
+}
+
+static int note(dt *d, int64_t ts, const char *text)
+{
+	if (!d->notes_track) {
+		tstate *t = declare(d, uuid_of('N', -1, NULL, 0), 0, TL_TRACK_SLICE, "notes", 0, -1, NULL);
+		if (!t)
+			return -1;
+		d->notes_track = t->id;
+	}
+	tl_arg a = {"note", TL_ARG_STRING, 0, 0, text};
+	tl_event e = {d->notes_track, ts, -1, text, &a, 1, NULL, 0, NULL, 0};
+	return d->sink->event(d->sink, &e);
+}
+
+static int slice(dt *d, uint64_t track, int64_t ts, int64_t dur, const char *name, const tl_arg *args,
+		 size_t nargs)
+{
+	if (!track)
+		return -1;
+	tl_event e = {track, ts, dur < 0 ? 0 : dur, name, args, nargs, NULL, 0, NULL, 0};
+	return d->sink->event(d->sink, &e);
+}
+
+/* ---- windowed counters ---- */
+
+static int64_t floordiv(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/* Emit the current window's value and, when windows were skipped, a 0 after it. */
+static int counter_flush(dt *d, tstate *c, int64_t next_bucket, double scale)
+{
+	if (c->bucket == INT64_MIN)
+		return 0;
+	int64_t t0 = d->origin + c->bucket * d->window;
+	if (budget(d))
+		return 0;
+	if (d->sink->counter(d->sink, c->id, t0, c->acc * scale))
+		return -1;
+	if (next_bucket > c->bucket + 1) {
+		if (budget(d))
+			return 0;
+		if (d->sink->counter(d->sink, c->id, t0 + d->window, 0))
+			return -1;
+	}
+	c->acc = 0;
+	c->bucket = next_bucket;
+	return 0;
+}
+
+/* Add busy time [a, b) (a >= every earlier b) to a utilisation counter. */
+static int util_add(dt *d, tstate *c, int64_t a, int64_t b)
+{
+	double scale = 100.0 / (double)d->window;
+	while (a < b && !d->stopped) {
+		int64_t k = floordiv(a - d->origin, d->window);
+		if (c->bucket == INT64_MIN)
+			c->bucket = k;
+		else if (k != c->bucket && counter_flush(d, c, k, scale))
+			return -1;
+		int64_t bend = d->origin + (k + 1) * d->window;
+		int64_t e = b < bend ? b : bend;
+		c->acc += (double)(e - a);
+		a = e;
+	}
+	return 0;
+}
+
+static int bytes_add(dt *d, tstate *c, int64_t ts, double bytes)
+{
+	int64_t k = floordiv(ts - d->origin, d->window);
+	if (c->bucket == INT64_MIN)
+		c->bucket = k;
+	else if (k != c->bucket && counter_flush(d, c, k, 1.0 / (double)d->window))
+		return -1;
+	c->acc += bytes;
+	return 0;
+}
+
+static tstate *counter_track(dt *d, char tag, int64_t pcore, const char *name, int32_t rank, const char *unit)
+{
+	uint64_t parent = process_track(d, pcore);
+	if (!parent)
+		return NULL;
+	return declare(d, uuid_of(tag, pcore, name, 0), parent, TL_TRACK_COUNTER, name, pid_of(pcore), rank, unit);
+}
+
+/* ---- one record of each table ---- */
+
+#define ARG_I(n, v) args[na++] = (tl_arg){(n), TL_ARG_INT, (v), 0, NULL}
+#define ARG_D(n, v) args[na++] = (tl_arg){(n), TL_ARG_DOUBLE, 0, (v), NULL}
+#define ARG_S(n, v) args[na++] = (tl_arg){(n), TL_ARG_STRING, 0, 0, (v)}
+
+static int do_execution(dt *d, const nxp_execution *r)
+{
+	tstate *t = slice_track(d, 'X', r->pcore_idx, "executions", 0);
+	if (!t)
+		return -1;
+	int64_t dur = r->execution_end_ts - r->execution_start_ts;
+	uint64_t lane = lane_for(d, t, r->execution_start_ts, r->execution_start_ts + (dur < 0 ? 0 : dur));
+	char name[48];
+	snprintf(name, sizeof(name), "execution %d", (int)r->execution_index);
+	tl_arg args[4];
+	size_t na = 0;
+	ARG_I("execution_index", r->execution_index);
+	ARG_S("neff_name", r->neff_name);
+	ARG_I("num_subgraphs", r->num_subgraphs);
+	ARG_I("row_count", r->row_count);
+	return slice(d, lane, r->execution_start_ts, dur, name, args, na);
+}
+
+static int do_instruction(dt *d, const nxp_instruction *r)
+{
+	char tname[64];
+	snprintf(tname, sizeof(tname), "%s", r->engine && *r->engine ? r->engine : "engine");
+	int32_t eng = r->engine_id >= 0 && r->engine_id < 64 ? r->engine_id : 63;
+	tstate *t = slice_track(d, 'E', r->pcore_idx, tname, 10 + eng);
+	if (!t)
+		return -1;
+	int64_t dur = r->duration_ns < 0 ? 0 : r->duration_ns;
+	uint64_t lane = lane_for(d, t, r->start_ts, r->start_ts + dur);
+	tl_arg args[20];
+	size_t na = 0;
+	ARG_S("operands", r->operands);
+	ARG_I("pc", r->pc);
+	if (r->execution_index >= 0)
+		ARG_I("execution", r->execution_index);
+	if (r->evt_wait_time_ns)
+		ARG_I("semaphore_wait_ns", r->evt_wait_time_ns);
+	if (r->raw_flops)
+		ARG_I("flops", r->raw_flops);
+	if (r->adjusted_flops && r->adjusted_flops != r->raw_flops)
+		ARG_I("adjusted_flops", r->adjusted_flops);
+	if (r->flops_transpose)
+		ARG_I("flops_transpose", r->flops_transpose);
+	if (r->hbm_read_bytes)
+		ARG_I("hbm_read_bytes", r->hbm_read_bytes);
+	if (r->hbm_write_bytes)
+		ARG_I("hbm_write_bytes", r->hbm_write_bytes);
+	if (r->sbuf_read_bytes)
+		ARG_I("sbuf_read_bytes", r->sbuf_read_bytes);
+	if (r->sbuf_write_bytes)
+		ARG_I("sbuf_write_bytes", r->sbuf_write_bytes);
+	if (r->psum_read_bytes)
+		ARG_I("psum_read_bytes", r->psum_read_bytes);
+	if (r->psum_write_bytes)
+		ARG_I("psum_write_bytes", r->psum_write_bytes);
+	if (r->spill_save_bytes)
+		ARG_I("spill_save_bytes", r->spill_save_bytes);
+	if (r->spill_reload_bytes)
+		ARG_I("spill_reload_bytes", r->spill_reload_bytes);
+	if (r->scalar_activation_fn && *r->scalar_activation_fn)
+		ARG_S("activation", r->scalar_activation_fn);
+	if (r->performance_mode && *r->performance_mode)
+		ARG_S("performance_mode", r->performance_mode);
+	if (slice(d, lane, r->start_ts, dur, r->opcode && *r->opcode ? r->opcode : "unknown", args, na))
+		return -1;
+
+	/* Utilisation of the engine over windows: the union of its busy time. */
+	char cname[80];
+	snprintf(cname, sizeof(cname), "%s util %%", tname);
+	tstate *c = counter_track(d, 'U', r->pcore_idx, cname, 200 + eng, "%");
+	if (!c)
+		return -1;
+	int64_t a = r->start_ts > c->busy_end ? r->start_ts : c->busy_end;
+	int64_t b = r->start_ts + dur;
+	if (b > c->busy_end)
+		c->busy_end = b;
+	return a < b ? util_add(d, c, a, b) : 0;
+}
+
+static int do_dma(dt *d, const nxp_dma_packet *r)
+{
+	const char *q = r->queue_name && *r->queue_name ? r->queue_name : "dma";
+	tstate *t = slice_track(d, 'Q', r->pcore_idx, q, 100);
+	if (!t)
+		return -1;
+	int64_t dur = r->duration_ns < 0 ? 0 : r->duration_ns;
+	uint64_t lane = lane_for(d, t, r->start_ts, r->start_ts + dur);
+	/* Few arguments: DMA packets are most of a trace's events. */
+	tl_arg args[4];
+	size_t na = 0;
+	char route[64];
+	snprintf(route, sizeof(route), "%s->%s", r->source && *r->source ? r->source : "?",
+		 r->dest && *r->dest ? r->dest : "?");
+	ARG_I("bytes", r->transfer_bytes);
+	ARG_D("throughput_gbps", r->throughput / 1e9);
+	ARG_S("route", route);
+	ARG_I("transfer", r->packet_aggregation_id);
+	const char *name = r->variable && *r->variable ? r->variable : q;
+	if (slice(d, lane, r->start_ts, dur, name, args, na))
+		return -1;
+	tstate *c = counter_track(d, 'B', r->pcore_idx, "DMA GB/s", 250, "GB/s");
+	return c ? bytes_add(d, c, r->start_ts, (double)r->transfer_bytes) : -1;
+}
+
+static int do_semaphore(dt *d, const nxp_semaphore_update *r)
+{
+	uint64_t proc = process_track(d, r->pcore_idx);
+	if (!proc)
+		return -1;
+	tstate *g = declare(d, uuid_of('G', r->pcore_idx, "semaphores", 0), proc, TL_TRACK_SLICE, "semaphores",
+			    pid_of(r->pcore_idx), 300, NULL);
+	if (!g)
+		return -1;
+	uint64_t group = g->id;
+	const char *id = r->id && *r->id ? r->id : "S[?]";
+	tstate *c = declare(d, uuid_of('S', r->pcore_idx, id, 0), group, TL_TRACK_COUNTER, id, pid_of(r->pcore_idx),
+			    r->semaphore_idx, NULL);
+	return c ? d->sink->counter(d->sink, c->id, r->timestamp, (double)r->value) : -1;
+}
+
+static int do_error(dt *d, const nxp_error_record *r)
+{
+	tstate *t = slice_track(d, 'R', r->pcore_idx, "errors", 1);
+	if (!t)
+		return -1;
+	tl_arg args[4];
+	size_t na = 0;
+	ARG_S("description", r->description);
+	ARG_I("error_type_id", r->error_type_id);
+	ARG_S("metadata_hex", r->metadata_hex);
+	tl_event e = {t->id, r->timestamp, -1, r->type && *r->type ? r->type : "error", args, na, NULL, 0, NULL, 0};
+	return d->sink->event(d->sink, &e);
+}
+
+static int do_throttle(dt *d, const nxp_throttle *r)
+{
+	tstate *t = slice_track(d, 'T', r->pcore_idx, "throttle", 2);
+	if (!t)
+		return -1;
+	int64_t dur = r->duration < 0 ? 0 : r->duration;
+	uint64_t lane = lane_for(d, t, r->timestamp, r->timestamp + dur);
+	tl_arg args[3];
+	size_t na = 0;
+	ARG_I("k", r->k);
+	ARG_I("n", r->n);
+	ARG_S("type", r->type);
+	return slice(d, lane, r->timestamp, dur, r->type && *r->type ? r->type : "throttle", args, na);
+}
+
+/* ---- the merge ---- */
+
+typedef struct src {
+	nxp_cursor *c;
+	rec r;
+	int64_t ts;
+	int live;
+} src;
+
+static int64_t rec_ts(int t, const rec *r)
+{
+	switch (t) {
+	case T_EXEC: return r->e.execution_start_ts;
+	case T_INSTR: return r->i.start_ts;
+	case T_DMA: return r->d.start_ts;
+	case T_SEM: return r->s.timestamp;
+	case T_ERR: return r->r.timestamp;
+	default: return r->t.timestamp;
+	}
+}
+
+static size_t rec_size(int t)
+{
+	switch (t) {
+	case T_EXEC: return sizeof(nxp_execution);
+	case T_INSTR: return sizeof(nxp_instruction);
+	case T_DMA: return sizeof(nxp_dma_packet);
+	case T_SEM: return sizeof(nxp_semaphore_update);
+	case T_ERR: return sizeof(nxp_error_record);
+	default: return sizeof(nxp_throttle);
+	}
+}
+
+/* Whether the record passes the execution filter (tables with the field). */
+static int keep(const dt *d, int t, const rec *r)
+{
+	if (d->o.execution < 0)
+		return 1;
+	switch (t) {
+	case T_EXEC: return r->e.execution_index == d->o.execution;
+	case T_INSTR: return r->i.execution_index < 0 || r->i.execution_index == d->o.execution;
+	case T_DMA: return r->d.execution_index < 0 || r->d.execution_index == d->o.execution;
+	default: return 1;
+	}
+}
+
+/* Fetch the next kept record of source t.  A read error ends the table with a note. */
+static int advance(dt *d, src *s, int t)
+{
+	for (;;) {
+		size_t n = 0;
+		int rc = nxp_cursor_next_batch(s->c, &s->r, rec_size(t), 1, &n);
+		if (rc == NXP_END || (rc == 0 && n == 0)) {
+			s->live = 0;
+			return 0;
+		}
+		if (rc < 0) {
+			nxp_status cst;
+			nxp_status_init(&cst);
+			nxp_cursor_error(s->c, &cst);
+			char text[NXP_STATUS_MESSAGE_MAX + 96];
+			snprintf(text, sizeof(text), "reading the %s table stopped: %s", table_names[t],
+				 cst.message[0] ? cst.message : nxp_strerror(rc));
+			d->stats.read_errors++;
+			s->live = 0;
+			return note(d, d->last_ts, text);
+		}
+		if (keep(d, t, &s->r)) {
+			s->ts = rec_ts(t, &s->r);
+			s->live = 1;
+			return 0;
+		}
+	}
+}
+
+static int dispatch(dt *d, int t, const rec *r)
+{
+	switch (t) {
+	case T_EXEC: return do_execution(d, &r->e);
+	case T_INSTR: return do_instruction(d, &r->i);
+	case T_DMA: return do_dma(d, &r->d);
+	case T_SEM: return do_semaphore(d, &r->s);
+	case T_ERR: return do_error(d, &r->r);
+	default: return do_throttle(d, &r->t);
+	}
+}
+
+/* The time of execution N: [min start, max end] over its records. */
+static int execution_window(dt *d, int64_t *from, int64_t *to)
+{
+	nxp_cursor *c = NULL;
+	int rc = nxp_cursor_open(&c, d->p, NXP_TABLE_EXECUTION, NULL, d->st);
+	if (rc)
+		return rc;
+	nxp_execution e;
+	e.struct_size = sizeof(e);
+	int found = 0;
+	while ((rc = nxp_cursor_next_execution(c, &e)) == 0) {
+		if (e.execution_index != d->o.execution)
+			continue;
+		if (!found || e.execution_start_ts < *from)
+			*from = e.execution_start_ts;
+		if (!found || e.execution_end_ts > *to)
+			*to = e.execution_end_ts;
+		found = 1;
+	}
+	nxp_cursor_close(c);
+	if (!found)
+		return nxp_fail(d->st, NXP_E_INVAL, -1, "execution %d is not in the trace", (int)d->o.execution);
+	return 0;
+}
+
+static int run(dt *d)
+{
+	nxp_metadata md;
+	memset(&md, 0, sizeof(md));
+	md.struct_size = sizeof(md);
+	int rc = nxp_profile_get_metadata(d->p, &md);
+	if (rc)
+		return nxp_fail(d->st, rc, -1, "cannot read the profile's metadata");
+	d->nc_idx = md.neuroncore_idx;
+
+	nxp_cursor_options co;
+	nxp_cursor_options_init(&co);
+	co.start_ts = d->o.start_ts;
+	co.end_ts = d->o.end_ts;
+	if (d->o.execution >= 0) {
+		int64_t from = 0, to = 0;
+		rc = execution_window(d, &from, &to);
+		if (rc)
+			return rc;
+		if (from > co.start_ts)
+			co.start_ts = from;
+		if (to < INT64_MAX && to + 1 < co.end_ts)
+			co.end_ts = to + 1;
+	}
+	int64_t lo = co.start_ts != INT64_MIN ? co.start_ts : md.first_hw_timestamp;
+	int64_t hi = co.end_ts != INT64_MAX ? co.end_ts : md.last_hw_timestamp;
+	if (hi < lo)
+		hi = lo;
+	d->origin = lo;
+	d->window = d->o.counter_window_ns > 0 ? d->o.counter_window_ns : (hi - lo) / 500;
+	if (d->window < 1000)
+		d->window = 1000;
+	d->last_ts = lo;
+
+	src s[T_COUNT];
+	memset(s, 0, sizeof(s));
+	for (int t = 0; t < T_COUNT; t++) {
+		nxp_cursor_options to = co;
+		to.engine = t == T_INSTR ? d->o.engine : -1;
+		rc = nxp_cursor_open(&s[t].c, d->p, table_ids[t], &to, d->st);
+		if (rc)
+			goto out;
+		rc = advance(d, &s[t], t);
+		if (rc)
+			goto fail;
+	}
+	for (;;) {
+		int best = -1;
+		for (int t = 0; t < T_COUNT; t++)
+			if (s[t].live && (best < 0 || s[t].ts < s[best].ts))
+				best = t;
+		if (best < 0)
+			break;
+		/* Semaphore values, slices and instants count against max_events
+		 * here; windowed counter values count when they are emitted. */
+		if (budget(d))
+			break;
+		d->last_ts = s[best].ts;
+		if (dispatch(d, best, &s[best].r) || advance(d, &s[best], best))
+			goto fail;
+		if (d->stopped)
+			break;
+	}
+	/* Close the windowed counters: the last window's value, then 0. */
+	for (size_t i = 0; i < d->cap && !d->stopped; i++) {
+		tstate *c = &d->ts[i];
+		if (!c->uuid || c->bucket == INT64_MIN)
+			continue;
+		int util = c->lane_end == NULL && c->busy_end != INT64_MIN;
+		if (counter_flush(d, c, c->bucket + 2, util ? 100.0 / (double)d->window : 1.0 / (double)d->window))
+			goto fail;
+	}
+	if (d->stats.truncated) {
+		char text[160];
+		snprintf(text, sizeof(text),
+			 "max events reached: %lld events written, the trace stops at %lld ns (more records follow)",
+			 (long long)d->stats.events, (long long)d->last_ts);
+		if (note(d, d->last_ts, text))
+			goto fail;
+	}
+	rc = 0;
+	goto out;
+fail:
+	rc = d->st && d->st->code ? d->st->code : NXP_E_IO;
+out:
+	for (int t = 0; t < T_COUNT; t++) {
+		if (!s[t].c)
+			continue;
+		nxp_cursor_stats cs;
+		cs.struct_size = sizeof(cs);
+		if (nxp_cursor_get_stats(s[t].c, &cs) == 0) {
+			d->stats.bad_records += cs.bad_records;
+			d->stats.input_bytes += cs.bytes_read;
+		}
+		nxp_cursor_close(s[t].c);
+	}
+	return rc;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
+NXP_API int nxp_profile_export_timeline(nxp_profile *p, const char *path, const nxp_timeline_options *opts,
+					nxp_timeline_stats *stats, nxp_status *st)
+{
+	nxp_status local;
+	nxp_status_init(&local);
+	if (!st)
+		st = &local;
+	nxp_status_clear(st);
+	dt d;
+	memset(&d, 0, sizeof(d));
+	nxp_timeline_options_init(&d.o);
+	if (!p || !path || !*path)
+		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_export_timeline: NULL profile or path");
+	if (opts && NXP__STRUCT_IN_DEFAULTS(d.o, opts, NXP_TIMELINE_OPTIONS_SIZE_V0_2))
+		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_export_timeline: options struct_size too small");
+	if (stats && !nxp__struct_size_ok(stats, NXP_TIMELINE_STATS_SIZE_V0_2))
+		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_export_timeline: stats struct_size too small");
+	if (d.o.format != NXP_TIMELINE_PERFETTO && d.o.format != NXP_TIMELINE_CHROME_JSON)
+		return nxp_fail(st, NXP_E_INVAL, -1, "unknown timeline format %d", (int)d.o.format);
+	if (d.o.start_ts > d.o.end_ts || d.o.max_events < 0 || d.o.counter_window_ns < 0)
+		return nxp_fail(st, NXP_E_INVAL, -1, "bad timeline options (time window, max_events or window)");
+	struct stat sb;
+	if (!d.o.overwrite && stat(path, &sb) == 0)
+		return nxp_fail(st, NXP_E_INVAL, -1, "%s exists (overwrite not allowed)", path);
+
+	size_t n = strlen(path);
+	char *tmp = malloc(n + 16);
+	if (!tmp)
+		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+	snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		int e = errno;
+		free(tmp);
+		return nxp_fail(st, NXP_E_IO, -1, "cannot create %s: %s", path, strerror(e));
+	}
+	(void)fchmod(fd, 0644);
+	int gz = d.o.gzip < 0 ? ends_with(path, ".gz") : d.o.gzip != 0;
+	int rc = d.o.format == NXP_TIMELINE_PERFETTO ? nxp__perfetto_sink_open(&d.sink, fd, st)
+						     : nxp__chrome_json_sink_open(&d.sink, fd, gz, st);
+	if (rc) {
+		unlink(tmp);
+		free(tmp);
+		return rc;
+	}
+	d.p = p;
+	d.st = st;
+	d.stats.struct_size = sizeof(d.stats);
+	rc = run(&d);
+	int64_t bytes = 0;
+	if (!rc)
+		rc = d.sink->finish(d.sink, &bytes);
+	d.sink->destroy(d.sink);
+	for (size_t i = 0; i < d.cap; i++) {
+		free(d.ts[i].name);
+		free(d.ts[i].lane_end);
+	}
+	free(d.ts);
+	if (!rc && bytes < 0)
+		bytes = stat(tmp, &sb) == 0 ? (int64_t)sb.st_size : -1;
+	if (!rc && rename(tmp, path)) {
+		int e = errno;
+		rc = nxp_fail(st, NXP_E_IO, -1, "cannot rename %s to %s: %s", tmp, path, strerror(e));
+	}
+	if (rc) {
+		unlink(tmp);
+		if (st && !st->code)
+			nxp_fail(st, rc, -1, "%s", nxp_strerror(rc));
+	}
+	free(tmp);
+	d.stats.bytes = bytes;
+	if (!rc && stats)
+		NXP__STRUCT_OUT(stats, d.stats, NXP_TIMELINE_STATS_SIZE_V0_2);
+	return rc;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal: the timeline event sink.  The content of a timeline (which tracks,
+ * which slices, which arguments) is decided once, in device_timeline.c; a sink
+ * only encodes it (perfetto_sink.c: Perfetto protobuf packets; chrome_json_sink.c:
+ * Chrome trace-event JSON).  Events are handed over one at a time and written at
+ * once, so a sink holds no per-event state beyond its interning tables. */
+#ifndef NXP_TIMELINE_PRIV_H
+#define NXP_TIMELINE_PRIV_H
+
+#include "nxp/nxp.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Kinds of track. */
+enum tl_track_kind {
+	TL_TRACK_PROCESS = 0, /* a group: one per physical core (pid) */
+	TL_TRACK_SLICE = 1,   /* slices and instants */
+	TL_TRACK_COUNTER = 2, /* counter values */
+};
+
+typedef struct tl_track {
+	uint64_t uuid;        /* unique in the file, never 0 */
+	uint64_t parent_uuid; /* 0 = top level */
+	int kind;             /* tl_track_kind */
+	const char *name;
+	int32_t pid;          /* the process group it belongs to (Chrome JSON pid) */
+	int32_t tid;          /* Chrome JSON tid of a slice track (unique per pid) */
+	int32_t rank;         /* order among its siblings */
+	const char *unit;     /* counters: unit name, or NULL */
+} tl_track;
+
+enum tl_arg_type { TL_ARG_INT = 0, TL_ARG_DOUBLE = 1, TL_ARG_STRING = 2 };
+
+typedef struct tl_arg {
+	const char *name;
+	int type; /* tl_arg_type */
+	int64_t i;
+	double d;
+	const char *s;
+} tl_arg;
+
+/* One slice, instant or the begin of a flow.  flow_ids: arrows that leave
+ * (flow_out) or end (flow_in) at this slice; a flow id is unique in the file. */
+typedef struct tl_event {
+	uint64_t track;
+	int64_t ts, dur;      /* ns; dur < 0 for an instant */
+	const char *name;
+	const tl_arg *args;
+	size_t nargs;
+	const uint64_t *flow_out;
+	size_t nflow_out;
+	const uint64_t *flow_in;
+	size_t nflow_in;
+} tl_event;
+
+typedef struct tl_sink tl_sink;
+struct tl_sink {
+	/* Declare a track (before any event on it).  0 or a negative nxp_error. */
+	int (*track)(tl_sink *s, const tl_track *t);
+	/* A slice (dur >= 0) or an instant (dur < 0). */
+	int (*event)(tl_sink *s, const tl_event *e);
+	/* A counter value. */
+	int (*counter)(tl_sink *s, uint64_t track, int64_t ts, double value);
+	/* Flush and close the output (after which *bytes is the file size). */
+	int (*finish)(tl_sink *s, int64_t *bytes);
+	/* Release (after finish, or on an error: closes whatever is open). */
+	void (*destroy)(tl_sink *s);
+	nxp_status *st;
+};
+
+/* Open a sink writing to the open file descriptor `fd` (the sink owns it). */
+int nxp__perfetto_sink_open(tl_sink **out, int fd, nxp_status *st);
+int nxp__chrome_json_sink_open(tl_sink **out, int fd, int gzip, nxp_status *st);
+
+/* Small open-addressing interning table: string -> id (1, 2, ...). */
+typedef struct tl_intern {
+	char **keys;
+	uint64_t *hashes;
+	uint64_t *ids;
+	size_t cap, count;
+	uint64_t next_id;
+	size_t max; /* most entries kept; past it lookups report 0 (caller writes inline) */
+} tl_intern;
+
+void nxp__tl_intern_init(tl_intern *t, size_t max);
+void nxp__tl_intern_free(tl_intern *t);
+/* The id of `s`: *fresh = 1 when it was just added (the caller emits its
+ * definition), 0 when known.  Returns 0 when the table is full (write the
+ * string inline) or on allocation failure. */
+uint64_t nxp__tl_intern(tl_intern *t, const char *s, int *fresh);
+uint64_t nxp__tl_hash(const void *p, size_t n, uint64_t h);
+
+#define TL_FNV_OFFSET 0xcbf29ce484222325ull
+
+#endif

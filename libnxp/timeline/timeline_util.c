@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/* Timeline helpers shared by the sinks and the content: string interning. */
+#include "timeline_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t nxp__tl_hash(const void *p, size_t n, uint64_t h)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+void nxp__tl_intern_init(tl_intern *t, size_t max)
+{
+	memset(t, 0, sizeof(*t));
+	t->next_id = 1;
+	t->max = max;
+}
+
+void nxp__tl_intern_free(tl_intern *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->keys[i]);
+	free(t->keys);
+	free(t->hashes);
+	free(t->ids);
+	memset(t, 0, sizeof(*t));
+}
+
+static int intern_grow(tl_intern *t)
+{
+	size_t ncap = t->cap ? t->cap * 2 : 64;
+	char **k = calloc(ncap, sizeof(*k));
+	uint64_t *h = calloc(ncap, sizeof(*h));
+	uint64_t *id = calloc(ncap, sizeof(*id));
+	if (!k || !h || !id) {
+		free(k);
+		free(h);
+		free(id);
+		return -1;
+	}
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->keys[i])
+			continue;
+		size_t j = (size_t)t->hashes[i] & (ncap - 1);
+		while (k[j])
+			j = (j + 1) & (ncap - 1);
+		k[j] = t->keys[i];
+		h[j] = t->hashes[i];
+		id[j] = t->ids[i];
+	}
+	free(t->keys);
+	free(t->hashes);
+	free(t->ids);
+	t->keys = k;
+	t->hashes = h;
+	t->ids = id;
+	t->cap = ncap;
+	return 0;
+}
+
+uint64_t nxp__tl_intern(tl_intern *t, const char *s, int *fresh)
+{
+	*fresh = 0;
+	size_t n = strlen(s);
+	uint64_t h = nxp__tl_hash(s, n, TL_FNV_OFFSET);
+	if (t->cap) {
+		size_t j = (size_t)h & (t->cap - 1);
+		while (t->keys[j]) {
+			if (t->hashes[j] == h && !strcmp(t->keys[j], s))
+				return t->ids[j];
+			j = (j + 1) & (t->cap - 1);
+		}
+	}
+	if (t->count >= t->max)
+		return 0;
+	if ((t->count + 1) * 2 > t->cap && intern_grow(t))
+		return 0;
+	char *copy = malloc(n + 1);
+	if (!copy)
+		return 0;
+	memcpy(copy, s, n + 1);
+	size_t j = (size_t)h & (t->cap - 1);
+	while (t->keys[j])
+		j = (j + 1) & (t->cap - 1);
+	t->keys[j] = copy;
+	t->hashes[j] = h;
+	t->ids[j] = t->next_id++;
+	t->count++;
+	*fresh = 1;
+	return t->ids[j];
+}

@@ -1,0 +1,465 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Independent verifier of libnxp's timeline files.
+
+Perfetto traces are decoded here by hand from the protobuf wire format, using
+only the field numbers of Perfetto's public protos (protos/perfetto/trace/ in
+the Perfetto repository) -- not libnxp's trimmed .proto, not protobuf-c -- and
+checked against the profile's own tables as `nxp dump --format jsonl` prints
+them:
+  - every packet decodes; every event's track was declared before it; every
+    parent track exists; counters sit on counter tracks, slices on the others;
+  - names resolve through the interning of their own sequence (the sequence's
+    incremental state was cleared, the packet says it needs it);
+  - per track, sorting the events by time (stably, as trace_processor does)
+    pairs every slice end with the begin the writer meant (no improper nesting);
+  - each instruction exactly once, on its engine's track (or a lane of it) under
+    its pcore, named by its opcode, with its start and duration;
+  - each DMA packet once under its queue's tracks with its start and duration;
+  - each semaphore update as one counter value on its semaphore's track.
+Chrome JSON: loads with `json`; one X event per instruction and DMA packet with
+the same names, starts and durations; ts/dur written with the sub-us part.
+
+usage: pftrace_check.py --cli NXP --neff N --ntff T [--pftrace F] [--chrome F]
+                        [--subset] [--truncated]
+  --subset:    the trace may hold fewer records than the tables (max events,
+               damaged input), never other ones, never twice
+  --truncated: the trace must say it was stopped (a note on the "notes" track)
+"""
+import argparse
+import collections
+import decimal
+import gzip
+import json
+import re
+import struct
+import subprocess
+import sys
+
+FAILS = []
+
+
+def fail(msg):
+    FAILS.append(msg)
+    if len(FAILS) <= 20:
+        print("FAIL: " + msg, file=sys.stderr)
+
+
+# ---- protobuf wire format ----
+
+class WireError(Exception):
+    pass
+
+
+def varint(b, i):
+    shift = 0
+    v = 0
+    while True:
+        if i >= len(b):
+            raise WireError("truncated varint")
+        c = b[i]
+        i += 1
+        v |= (c & 0x7F) << shift
+        if not c & 0x80:
+            return v, i
+        shift += 7
+        if shift > 63:
+            raise WireError("varint too long")
+
+
+def fields(b):
+    """Yield (field number, wire type, value) of one message."""
+    i = 0
+    while i < len(b):
+        key, i = varint(b, i)
+        num, wt = key >> 3, key & 7
+        if num == 0:
+            raise WireError("field number 0")
+        if wt == 0:
+            v, i = varint(b, i)
+        elif wt == 1:
+            if i + 8 > len(b):
+                raise WireError("truncated fixed64")
+            v = b[i:i + 8]
+            i += 8
+        elif wt == 2:
+            n, i = varint(b, i)
+            if i + n > len(b):
+                raise WireError("truncated length-delimited field %d" % num)
+            v = b[i:i + n]
+            i += n
+        elif wt == 5:
+            if i + 4 > len(b):
+                raise WireError("truncated fixed32")
+            v = b[i:i + 4]
+            i += 4
+        else:
+            raise WireError("wire type %d" % wt)
+        yield num, wt, v
+
+
+def sint64(v):
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
+# Upstream field numbers (protos/perfetto/trace/...)
+TP_TIMESTAMP, TP_SEQ_ID, TP_TRACK_EVENT, TP_INTERNED, TP_FLAGS, TP_TRACK_DESC = 8, 10, 11, 12, 13, 60
+SEQ_CLEARED, SEQ_NEEDS = 1, 2
+ID_EVENT_NAMES, ID_ANNOT_NAMES, ID_ANNOT_STRINGS = 2, 3, 29
+TD_UUID, TD_NAME, TD_PROCESS, TD_PARENT, TD_COUNTER = 1, 2, 3, 5, 8
+PD_PID, PD_NAME = 1, 6
+TE_ANNOT, TE_TYPE, TE_NAME_IID, TE_TRACK, TE_NAME, TE_COUNTER, TE_DCOUNTER, TE_FLOWS = 4, 9, 10, 11, 23, 30, 44, 47
+TYPE_BEGIN, TYPE_END, TYPE_INSTANT, TYPE_COUNTER = 1, 2, 3, 4
+DA_NAME_IID, DA_BOOL, DA_UINT, DA_INT, DA_DOUBLE, DA_STRING, DA_NAME, DA_STRING_IID = 1, 2, 3, 4, 5, 6, 10, 17
+
+
+class Track:
+    def __init__(self, uuid):
+        self.uuid = uuid
+        self.parent = 0
+        self.name = None
+        self.pid = None
+        self.is_process = False
+        self.is_counter = False
+
+
+def read_perfetto(path):
+    data = open(path, "rb").read()
+    tracks = {}
+    seqs = {}  # seq id -> {"names":{}, "annots":{}, "strings":{}} once cleared
+    events = []  # dicts in file order
+    for num, wt, pkt in fields(data):
+        if num != 1 or wt != 2:
+            raise WireError("Trace field %d (want packet = 1)" % num)
+        ts = None
+        seq = None
+        flags = 0
+        te = td = interned = None
+        for n, w, v in fields(pkt):
+            if n == TP_TIMESTAMP and w == 0:
+                ts = v
+            elif n == TP_SEQ_ID and w == 0:
+                seq = v
+            elif n == TP_FLAGS and w == 0:
+                flags = v
+            elif n == TP_TRACK_EVENT and w == 2:
+                te = v
+            elif n == TP_TRACK_DESC and w == 2:
+                td = v
+            elif n == TP_INTERNED and w == 2:
+                interned = v
+        if seq is None:
+            fail("packet without trusted_packet_sequence_id")
+            seq = 0
+        if flags & SEQ_CLEARED:
+            seqs[seq] = {"names": {}, "annots": {}, "strings": {}}
+        state = seqs.get(seq)
+        if interned is not None:
+            if state is None:
+                fail("interned data on sequence %d before its incremental state was cleared" % seq)
+                state = seqs[seq] = {"names": {}, "annots": {}, "strings": {}}
+            for n, w, v in fields(interned):
+                key = {ID_EVENT_NAMES: "names", ID_ANNOT_NAMES: "annots", ID_ANNOT_STRINGS: "strings"}.get(n)
+                if key is None:
+                    continue
+                iid = name = None
+                for a, _, b in fields(v):
+                    if a == 1:
+                        iid = b
+                    elif a == 2:
+                        name = b.decode("utf-8", "replace")
+                if not iid or name is None:
+                    fail("interned entry without iid or string")
+                state[key][iid] = name
+        if td is not None:
+            t = None
+            for n, w, v in fields(td):
+                if n == TD_UUID:
+                    t = tracks.setdefault(v, Track(v))
+            if t is None:
+                fail("track descriptor without uuid")
+                continue
+            for n, w, v in fields(td):
+                if n == TD_PARENT:
+                    t.parent = v
+                elif n == TD_NAME:
+                    t.name = v.decode()
+                elif n == TD_COUNTER:
+                    t.is_counter = True
+                elif n == TD_PROCESS:
+                    t.is_process = True
+                    for a, _, b in fields(v):
+                        if a == PD_PID:
+                            t.pid = b
+                        elif a == PD_NAME:
+                            t.name = b.decode()
+        if te is not None:
+            ev = {"ts": ts, "type": None, "track": None, "name": None, "args": {}, "flows": []}
+            uses_iid = False
+            for n, w, v in fields(te):
+                if n == TE_TYPE:
+                    ev["type"] = v
+                elif n == TE_TRACK:
+                    ev["track"] = v
+                elif n == TE_NAME:
+                    ev["name"] = v.decode()
+                elif n == TE_NAME_IID:
+                    uses_iid = True
+                    if state is None or v not in state["names"]:
+                        fail("event name iid %d not interned on sequence %d" % (v, seq))
+                    else:
+                        ev["name"] = state["names"][v]
+                elif n == TE_COUNTER:
+                    ev["value"] = sint64(v)
+                elif n == TE_DCOUNTER:
+                    ev["value"] = struct.unpack("<d", v)[0]
+                elif n == TE_FLOWS:
+                    ev["flows"].append(v)
+                elif n == TE_ANNOT:
+                    aname = aval = None
+                    for a, aw, b in fields(v):
+                        if a == DA_NAME_IID:
+                            uses_iid = True
+                            aname = state["annots"].get(b) if state else None
+                            if aname is None:
+                                fail("annotation name iid %d not interned" % b)
+                        elif a == DA_NAME:
+                            aname = b.decode()
+                        elif a in (DA_INT,):
+                            aval = sint64(b)
+                        elif a in (DA_UINT, DA_BOOL):
+                            aval = b
+                        elif a == DA_DOUBLE:
+                            aval = struct.unpack("<d", b)[0]
+                        elif a == DA_STRING:
+                            aval = b.decode("utf-8", "replace")
+                        elif a == DA_STRING_IID:
+                            uses_iid = True
+                            aval = state["strings"].get(b) if state else None
+                            if aval is None:
+                                fail("annotation string iid %d not interned" % b)
+                    ev["args"][aname] = aval
+            if uses_iid and not flags & SEQ_NEEDS:
+                fail("packet uses interned data without SEQ_NEEDS_INCREMENTAL_STATE")
+            if ev["track"] not in tracks:
+                fail("event on track %s declared nowhere before it" % ev["track"])
+            if ts is None:
+                fail("track event without timestamp")
+            events.append(ev)
+    return tracks, events
+
+
+def process_of(tracks, t):
+    seen = 0
+    while t is not None and not t.is_process:
+        t = tracks.get(t.parent)
+        seen += 1
+        if seen > 64:
+            return None
+    return t
+
+
+def pcore_of(tracks, t):
+    p = process_of(tracks, t)
+    if p is None or p.name is None:
+        return None
+    m = re.search(r"pcore (-?\d+)", p.name)
+    return int(m.group(1)) if m else None
+
+
+def base_name(tracks, t):
+    """Name of the slice track a lane belongs to (a lane is '<parent> lane k')."""
+    par = tracks.get(t.parent)
+    if par is not None and not par.is_process and t.name and par.name and \
+            re.fullmatch(re.escape(par.name) + r" lane \d+", t.name):
+        return par.name
+    return t.name
+
+
+def check_perfetto(path, tables, subset, truncated):
+    tracks, events = read_perfetto(path)
+    for t in tracks.values():
+        if t.parent and t.parent not in tracks:
+            fail("track %r has a parent %d that does not exist" % (t.name, t.parent))
+        if t.is_process and t.pid is None:
+            fail("process track without pid")
+    # Pairing per track, as trace_processor does it: stable sort by time.
+    per_track = collections.defaultdict(list)
+    slices = []
+    for idx, ev in enumerate(events):
+        tr = tracks.get(ev["track"])
+        if tr is None:
+            continue
+        if ev["type"] == TYPE_COUNTER:
+            if not tr.is_counter:
+                fail("counter value on non-counter track %r" % tr.name)
+            if "value" not in ev:
+                fail("counter event without value")
+            continue
+        if tr.is_counter:
+            fail("slice or instant on counter track %r" % tr.name)
+        if ev["type"] in (TYPE_BEGIN, TYPE_END):
+            per_track[ev["track"]].append((ev["ts"], idx))
+    for uuid, lst in per_track.items():
+        intended = {}
+        open_b = None
+        for ts, idx in lst:  # file order: the writer's pairing
+            if events[idx]["type"] == TYPE_BEGIN:
+                open_b = idx
+            else:
+                intended[idx] = open_b
+        stack = []
+        for ts, idx in sorted(lst, key=lambda x: x[0]):  # stable
+            if events[idx]["type"] == TYPE_BEGIN:
+                stack.append(idx)
+            else:
+                if not stack:
+                    fail("slice end without begin on track %r" % tracks[uuid].name)
+                    continue
+                b = stack.pop()
+                if b != intended[idx]:
+                    fail("improper nesting on track %r at %d" % (tracks[uuid].name, ts))
+                    continue
+                slices.append((events[b], ts - events[b]["ts"]))
+        if stack:
+            fail("%d slices left open on track %r" % (len(stack), tracks[uuid].name))
+
+    def multiset_cmp(what, want, got):
+        if subset:
+            extra = got - want
+            dup = [k for k, n in got.items() if n > 1 and want.get(k, 0) < n]
+            if extra:
+                fail("%s: %d in the trace that the table does not have, e.g. %r" % (what, sum(extra.values()), next(iter(extra))))
+            if dup:
+                fail("%s: twice in the trace: %r" % (what, dup[0]))
+        elif want != got:
+            miss, extra = want - got, got - want
+            fail("%s: %d missing (e.g. %r), %d unexpected (e.g. %r)" % (what, sum(miss.values()), next(iter(miss), None),
+                                                                       sum(extra.values()), next(iter(extra), None)))
+
+    engines = {r["engine"] for r in tables["instruction"]}
+    queues = {r["queue_name"] or "dma" for r in tables["dma"]}
+    want_i = collections.Counter((r["pcore_idx"], r["engine"], r["start_ts"], r["duration_ns"], r["opcode"])
+                                 for r in tables["instruction"])
+    want_d = collections.Counter((r["pcore_idx"], r["queue_name"] or "dma", r["start_ts"], r["duration_ns"],
+                                  r["variable"] or r["queue_name"] or "dma") for r in tables["dma"])
+    got_i, got_d = collections.Counter(), collections.Counter()
+    for b, dur in slices:
+        tr = tracks[b["track"]]
+        bn = base_name(tracks, tr)
+        key = (pcore_of(tracks, tr), bn, b["ts"], dur, b["name"])
+        if bn in engines:
+            got_i[key] += 1
+            if "pc" not in b["args"] or "operands" not in b["args"]:
+                fail("instruction slice without pc/operands arguments")
+        elif bn in queues:
+            got_d[key] += 1
+    multiset_cmp("instructions", want_i, got_i)
+    multiset_cmp("DMA packets", want_d, got_d)
+    want_s = collections.Counter((r["pcore_idx"], r["id"], r["timestamp"], r["value"]) for r in tables["semaphore"])
+    got_s = collections.Counter()
+    for ev in events:
+        tr = tracks.get(ev["track"])
+        if ev["type"] != TYPE_COUNTER or tr is None:
+            continue
+        par = tracks.get(tr.parent)
+        if par is not None and par.name == "semaphores":
+            got_s[(pcore_of(tracks, tr), tr.name, ev["ts"], int(ev["value"]))] += 1
+    multiset_cmp("semaphore updates", want_s, got_s)
+    notes = [ev for ev in events if tracks.get(ev["track"]) and tracks[ev["track"]].name == "notes"]
+    if truncated and not any("max events" in (ev["name"] or "") for ev in notes):
+        fail("truncated trace without a 'max events' note")
+    if not subset and not truncated and notes:
+        fail("unexpected notes: %r" % [ev["name"] for ev in notes])
+    print("%s: %d packets' events, %d tracks, %d instructions, %d DMA packets, %d semaphore values checked"
+          % (path, len(events), len(tracks), sum(got_i.values()), sum(got_d.values()), sum(got_s.values())))
+
+
+def check_chrome(path, tables, subset):
+    raw = open(path, "rb").read()
+    if path.endswith(".gz"):
+        raw = gzip.decompress(raw)
+    text = raw.decode("utf-8")
+    doc = json.loads(text, parse_float=decimal.Decimal)
+    evs = doc["traceEvents"]
+    for m in re.finditer(r'"(ts|dur)":(-?\d+(\.\d+)?)', text):
+        if not m.group(3) or len(m.group(3)) != 4:
+            fail("%s %s not written with three decimals (ns)" % (m.group(1), m.group(2)))
+            break
+    pnames, tnames = {}, {}
+    for e in evs:
+        if e["ph"] == "M" and e["name"] == "process_name":
+            pnames[e["pid"]] = e["args"]["name"]
+        elif e["ph"] == "M" and e["name"] == "thread_name":
+            tnames[(e["pid"], e["tid"])] = e["args"]["name"]
+    engines = {r["engine"] for r in tables["instruction"]}
+    queues = {r["queue_name"] or "dma" for r in tables["dma"]}
+
+    def ns(x):
+        v = x * 1000
+        if v != v.to_integral_value():
+            fail("time %s is not a whole number of ns" % x)
+        return int(v)
+
+    got_i, got_d = collections.Counter(), collections.Counter()
+    for e in evs:
+        if e["ph"] != "X":
+            continue
+        tn = tnames.get((e["pid"], e["tid"]))
+        if tn is None:
+            fail("X event on an unnamed thread")
+            continue
+        m = re.fullmatch(r"(.*) lane \d+", tn)
+        bn = m.group(1) if m and (m.group(1) in engines or m.group(1) in queues) else tn
+        pm = re.search(r"pcore (-?\d+)", pnames.get(e["pid"], ""))
+        key = (int(pm.group(1)) if pm else None, bn, ns(e["ts"]), ns(e["dur"]), e["name"])
+        if bn in engines:
+            got_i[key] += 1
+        elif bn in queues:
+            got_d[key] += 1
+    want_i = collections.Counter((r["pcore_idx"], r["engine"], r["start_ts"], r["duration_ns"], r["opcode"])
+                                 for r in tables["instruction"])
+    want_d = collections.Counter((r["pcore_idx"], r["queue_name"] or "dma", r["start_ts"], r["duration_ns"],
+                                  r["variable"] or r["queue_name"] or "dma") for r in tables["dma"])
+    for what, want, got in (("chrome instructions", want_i, got_i), ("chrome DMA packets", want_d, got_d)):
+        if subset:
+            if got - want:
+                fail("%s: events the table does not have" % what)
+        elif want != got:
+            fail("%s: %d missing, %d unexpected" % (what, sum((want - got).values()), sum((got - want).values())))
+    print("%s: %d events, %d instruction and %d DMA X events checked" % (path, len(evs), sum(got_i.values()), sum(got_d.values())))
+
+
+def dump(cli, neff, ntff, table):
+    p = subprocess.run([cli, "dump", neff, ntff, "--table", table, "--format", "jsonl"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # A damaged trace: dump prints what the cursor returned, then fails.
+    return [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--neff", required=True)
+    ap.add_argument("--ntff", required=True)
+    ap.add_argument("--pftrace")
+    ap.add_argument("--chrome")
+    ap.add_argument("--subset", action="store_true")
+    ap.add_argument("--truncated", action="store_true")
+    a = ap.parse_args()
+    tables = {t: dump(a.cli, a.neff, a.ntff, t) for t in ("instruction", "dma", "semaphore")}
+    try:
+        if a.pftrace:
+            check_perfetto(a.pftrace, tables, a.subset or a.truncated, a.truncated)
+        if a.chrome:
+            check_chrome(a.chrome, tables, a.subset or a.truncated)
+    except WireError as e:
+        fail("malformed protobuf: %s" % e)
+    if FAILS:
+        print("%d failures" % len(FAILS), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
