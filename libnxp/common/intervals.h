@@ -13,8 +13,8 @@
  *     concurrency, not by trace length; a bound can be set (the earliest span
  *     then leaves early).
  *  3. Spans in start order merge into runs (touching spans merge): nxp_runs
- *     hands each finished run back (ActiveTime rows); the summary's unions
- *     (nxp_union, summary_priv.h) add up the runs' lengths.
+ *     hands each finished run back (ActiveTime rows); nxp_union adds up the
+ *     runs' lengths (the summary's unions).
  *
  * Times are int64 (ns or ticks: the engine does not care). */
 #ifndef NXP_COMMON_INTERVALS_H
@@ -127,6 +127,56 @@ static inline int nxp_runs_flush(nxp_runs *u, nxp_span *done)
 	done->hi = u->hi;
 	u->open = 0;
 	return 1;
+}
+
+/* ---- union length -------------------------------------------------------- */
+/* Bounded-memory union of intervals that arrive sorted by start: the length of
+ * the union is accumulated as runs are closed.  An interval that arrives out of
+ * order (only possible after the reorder window overflowed) is merged when it
+ * touches the open run and otherwise counted on its own. */
+typedef struct nxp_union {
+	int64_t lo, hi;
+	int64_t total;
+	int open;
+} nxp_union;
+
+/* total += hi - lo, saturating (hostile timestamps must not overflow). */
+static inline void nxp_union_acc(int64_t *total, int64_t lo, int64_t hi)
+{
+	int64_t d;
+	if (__builtin_sub_overflow(hi, lo, &d) || __builtin_add_overflow(*total, d, total))
+		*total = INT64_MAX;
+}
+
+static inline void nxp_union_add(nxp_union *u, int64_t lo, int64_t hi)
+{
+	if (hi <= lo)
+		return;
+	if (!u->open) {
+		u->lo = lo;
+		u->hi = hi;
+		u->open = 1;
+	} else if (lo > u->hi) {
+		nxp_union_acc(&u->total, u->lo, u->hi);
+		u->lo = lo;
+		u->hi = hi;
+	} else if (hi >= u->lo) {
+		if (hi > u->hi)
+			u->hi = hi;
+		if (lo < u->lo)
+			u->lo = lo;
+	} else {
+		nxp_union_acc(&u->total, lo, hi); /* entirely before the open run: out of order */
+	}
+}
+
+/* Length of the union so far, including the open run. */
+static inline int64_t nxp_union_length(const nxp_union *u)
+{
+	int64_t t = u->total;
+	if (u->open)
+		nxp_union_acc(&t, u->lo, u->hi);
+	return t;
 }
 
 #endif
