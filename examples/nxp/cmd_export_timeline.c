@@ -118,11 +118,11 @@ int cmd_export_timeline(int argc, char **argv)
 			"nxp export: note: --max-events %lld reached; %s stops early (narrow the time with "
 			"--from/--to or --execution, or raise --max-events)\n",
 			(long long)to_opts.max_events, out);
-	if (ts.read_errors || ts.bad_records)
+	if (ts.read_errors || ts.bad_records || ts.skipped_sections)
 		fprintf(stderr,
 			"nxp export: warning: the trace is damaged: %d table(s) stopped on a read error, %lld "
-			"record(s) skipped; %s holds what could be read\n",
-			(int)ts.read_errors, (long long)ts.bad_records, out);
+			"record(s) and %lld section(s) skipped; %s holds what could be read\n",
+			(int)ts.read_errors, (long long)ts.bad_records, (long long)ts.skipped_sections, out);
 	if (!quiet)
 		fprintf(stderr, "nxp export: %s: %lld events on %lld tracks, %lld bytes\n", out, (long long)ts.events,
 			(long long)ts.tracks, (long long)ts.bytes);

@@ -85,6 +85,7 @@ typedef struct nxp_timeline_stats {
 				   what was read before it, and a note) */
 	int64_t bad_records;  /**< records the cursors skipped as damaged */
 	int64_t input_bytes;  /**< NTFF bytes read by the cursors */
+	int64_t skipped_sections; /**< NTFF sections the cursors skipped (bad CRC, unknown kind) */
 } nxp_timeline_stats;
 
 /**
@@ -104,7 +105,7 @@ NXP_API int nxp_profile_export_timeline(nxp_profile *p, const char *path, const 
 /** @name First published sizes (ABI), see doc/api.md "ABI rules" (since 0.2) */
 /**@{*/
 #define NXP_TIMELINE_OPTIONS_SIZE_V0_2 (offsetof(nxp_timeline_options, overwrite) + sizeof(((nxp_timeline_options *)0)->overwrite)) /**< 72 on LP64 */
-#define NXP_TIMELINE_STATS_SIZE_V0_2 (offsetof(nxp_timeline_stats, input_bytes) + sizeof(((nxp_timeline_stats *)0)->input_bytes)) /**< 64 on LP64 */
+#define NXP_TIMELINE_STATS_SIZE_V0_2 (offsetof(nxp_timeline_stats, skipped_sections) + sizeof(((nxp_timeline_stats *)0)->skipped_sections)) /**< 72 on LP64 */
 /**@}*/
 
 #ifdef __cplusplus

@@ -665,6 +665,7 @@ out:
 		if (nxp_cursor_get_stats(s[t].c, &cs) == 0) {
 			d->stats.bad_records += cs.bad_records;
 			d->stats.input_bytes += cs.bytes_read;
+			d->stats.skipped_sections += cs.skipped_sections;
 		}
 		nxp_cursor_close(s[t].c);
 	}

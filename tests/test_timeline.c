@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/* Timeline export (nxp_profile_export_timeline): misuse, file handling, and
+ * the Chrome JSON content against the cursors on the demo pair.  The Perfetto
+ * files are checked in depth by tests/pftrace_check.py (test 'timeline_cli'). */
+#include <check.h>
+#include <jansson.h>
+#include <nxp/nxp.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+static char neff[4096], ntff[4096], dir[256];
+static nxp_profile *prof;
+
+static void setup(void)
+{
+	const char *s = getenv("NXP_SAMPLES_DIR");
+	ck_assert_ptr_nonnull(s);
+	snprintf(neff, sizeof(neff), "%s/demo.neff", s);
+	snprintf(ntff, sizeof(ntff), "%s/demo.ntff", s);
+	snprintf(dir, sizeof(dir), "/tmp/nxp_tl_XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_int_eq(nxp_profile_open_path(&prof, neff, ntff, NULL, &st), 0);
+}
+
+static void teardown(void)
+{
+	nxp_profile_close(prof);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static int64_t count_table(int table)
+{
+	nxp_cursor *c;
+	ck_assert_int_eq(nxp_cursor_open(&c, prof, table, NULL, NULL), 0);
+	char rec[512];
+	size_t n;
+	int64_t total = 0;
+	size_t sz = table == NXP_TABLE_INSTRUCTION ? sizeof(nxp_instruction)
+		    : table == NXP_TABLE_DMA_PACKET ? sizeof(nxp_dma_packet)
+		    : table == NXP_TABLE_EXECUTION  ? sizeof(nxp_execution)
+						    : sizeof(nxp_throttle);
+	while (nxp_cursor_next_batch(c, rec, sz, 1, &n) == 0)
+		total += (int64_t)n;
+	nxp_cursor_close(c);
+	return total;
+}
+
+static json_t *load_json(const char *path)
+{
+	gzFile g = gzopen(path, "rb");
+	ck_assert_ptr_nonnull(g);
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap);
+	int n;
+	while ((n = gzread(g, buf + len, (unsigned)(cap - len))) > 0) {
+		len += (size_t)n;
+		if (len == cap)
+			buf = realloc(buf, cap *= 2);
+	}
+	gzclose(g);
+	json_error_t err;
+	json_t *j = json_loadb(buf, len, 0, &err);
+	free(buf);
+	ck_assert_msg(j != NULL, "%s: %s (line %d)", path, err.text, err.line);
+	return j;
+}
+
+START_TEST(test_misuse)
+{
+	nxp_status st;
+	nxp_status_init(&st);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/x.pftrace", dir);
+	ck_assert_int_eq(nxp_profile_export_timeline(NULL, path, NULL, NULL, &st), NXP_E_INVAL);
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, NULL, NULL, NULL, &st), NXP_E_INVAL);
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, "", NULL, NULL, NULL), NXP_E_INVAL);
+	nxp_timeline_options o;
+	nxp_timeline_options_init(&o);
+	o.struct_size = NXP_TIMELINE_OPTIONS_SIZE_V0_2 - 1;
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, &o, NULL, &st), NXP_E_INVAL);
+	nxp_timeline_options_init(&o);
+	o.format = 7;
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, &o, NULL, &st), NXP_E_INVAL);
+	ck_assert(strstr(st.message, "format") != NULL);
+	nxp_timeline_options_init(&o);
+	o.start_ts = 10;
+	o.end_ts = 5;
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, &o, NULL, &st), NXP_E_INVAL);
+	nxp_timeline_options_init(&o);
+	o.execution = 999999;
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, &o, NULL, &st), NXP_E_INVAL);
+	ck_assert(strstr(st.message, "999999") != NULL);
+	nxp_timeline_stats ts;
+	ts.struct_size = 8;
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, NULL, &ts, &st), NXP_E_INVAL);
+	struct stat sb;
+	ck_assert_int_ne(stat(path, &sb), 0); /* nothing written by any of these */
+}
+END_TEST
+
+START_TEST(test_files)
+{
+	nxp_status st;
+	nxp_status_init(&st);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/t.pftrace", dir);
+	nxp_timeline_stats ts;
+	ts.struct_size = sizeof(ts);
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, NULL, &ts, &st), 0);
+	struct stat sb;
+	ck_assert_int_eq(stat(path, &sb), 0);
+	ck_assert_int_eq(sb.st_size, ts.bytes);
+	ck_assert_int_gt(ts.events, 0);
+	ck_assert_int_gt(ts.tracks, 2);
+	ck_assert_int_gt(ts.input_bytes, 0);
+	ck_assert_int_eq(ts.truncated, 0);
+	ck_assert_int_eq(ts.read_errors, 0);
+	FILE *f = fopen(path, "rb");
+	ck_assert_int_eq(fgetc(f), 0x0a); /* Trace.packet, length-delimited */
+	fclose(f);
+	/* an existing file: refused without overwrite and untouched; replaced with it */
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, NULL, NULL, &st), NXP_E_INVAL);
+	nxp_timeline_options o;
+	nxp_timeline_options_init(&o);
+	o.overwrite = 1;
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, &o, NULL, &st), 0);
+	/* no temporary left behind */
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "ls '%s' | grep -q tmp", dir);
+	ck_assert_int_ne(system(cmd), 0);
+	/* an unwritable place: NXP_E_IO, nothing at the path */
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, "/nonexistent-dir/x.pftrace", NULL, NULL, &st), NXP_E_IO);
+	ck_assert(strstr(st.message, "/nonexistent-dir/x.pftrace") != NULL);
+	/* a too-short stats struct from a caller: still the first size works */
+	ts.struct_size = NXP_TIMELINE_STATS_SIZE_V0_2;
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, &o, &ts, &st), 0);
+}
+END_TEST
+
+/* Chrome JSON: one X per execution, instruction, DMA packet and throttle window;
+ * ts/dur exact; the gzip'd file equal in content. */
+START_TEST(test_chrome_counts)
+{
+	int64_t want = count_table(NXP_TABLE_INSTRUCTION) + count_table(NXP_TABLE_DMA_PACKET) +
+		       count_table(NXP_TABLE_EXECUTION) + count_table(NXP_TABLE_THROTTLE);
+	nxp_timeline_options o;
+	nxp_timeline_options_init(&o);
+	o.format = NXP_TIMELINE_CHROME_JSON;
+	const char *names[2] = {"t.json", "t.json.gz"};
+	for (int k = 0; k < 2; k++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
+		ck_assert_int_eq(nxp_profile_export_timeline(prof, path, &o, NULL, NULL), 0);
+		FILE *f = fopen(path, "rb");
+		int c0 = fgetc(f), c1 = fgetc(f);
+		fclose(f);
+		if (k == 1)
+			ck_assert(c0 == 0x1f && c1 == 0x8b);
+		else
+			ck_assert_int_eq(c0, '{');
+		json_t *j = load_json(path);
+		json_t *ev = json_object_get(j, "traceEvents");
+		ck_assert(json_is_array(ev));
+		int64_t x = 0;
+		size_t i;
+		json_t *e;
+		json_array_foreach(ev, i, e)
+		{
+			if (!strcmp(json_string_value(json_object_get(e, "ph")), "X")) {
+				x++;
+				ck_assert(json_is_real(json_object_get(e, "ts")));
+				ck_assert(json_is_real(json_object_get(e, "dur")));
+			}
+		}
+		ck_assert_int_eq(x, want);
+		json_decref(j);
+	}
+}
+END_TEST
+
+START_TEST(test_options)
+{
+	nxp_timeline_options o;
+	nxp_timeline_options_init(&o);
+	o.format = NXP_TIMELINE_CHROME_JSON;
+	o.max_events = 100;
+	char path[512];
+	snprintf(path, sizeof(path), "%s/cut.json", dir);
+	nxp_timeline_stats ts;
+	ts.struct_size = sizeof(ts);
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, &o, &ts, NULL), 0);
+	ck_assert_int_eq(ts.truncated, 1);
+	ck_assert_int_eq(ts.events, 100);
+	json_t *j = load_json(path);
+	json_t *ev = json_object_get(j, "traceEvents"), *e;
+	size_t i;
+	int notes = 0;
+	json_array_foreach(ev, i, e)
+	{
+		const char *n = json_string_value(json_object_get(e, "name"));
+		if (n && strstr(n, "max events reached"))
+			notes++;
+	}
+	ck_assert_int_eq(notes, 1);
+	json_decref(j);
+
+	/* --engine tensor: instruction slices only on "tensor" tracks */
+	nxp_timeline_options_init(&o);
+	o.format = NXP_TIMELINE_CHROME_JSON;
+	o.engine = NXP_ENGINE_TENSOR;
+	snprintf(path, sizeof(path), "%s/tensor.json", dir);
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, &o, &ts, NULL), 0);
+	j = load_json(path);
+	ev = json_object_get(j, "traceEvents");
+	json_array_foreach(ev, i, e)
+	{
+		const char *ph = json_string_value(json_object_get(e, "ph"));
+		const char *n = json_string_value(json_object_get(e, "name"));
+		if (!strcmp(ph, "M") && !strcmp(n, "thread_name")) {
+			const char *tn = json_string_value(json_object_get(json_object_get(e, "args"), "name"));
+			ck_assert_msg(strcmp(tn, "vector") && strcmp(tn, "scalar") && strcmp(tn, "gpsimd"),
+				      "engine track %s with --engine tensor", tn);
+		}
+	}
+	json_decref(j);
+
+	/* execution 0 only: every X event ends by the end of execution 0 */
+	nxp_cursor *c;
+	ck_assert_int_eq(nxp_cursor_open(&c, prof, NXP_TABLE_EXECUTION, NULL, NULL), 0);
+	nxp_execution ex;
+	ex.struct_size = sizeof(ex);
+	ck_assert_int_eq(nxp_cursor_next_execution(c, &ex), 0);
+	nxp_cursor_close(c);
+	nxp_timeline_options_init(&o);
+	o.format = NXP_TIMELINE_CHROME_JSON;
+	o.execution = ex.execution_index;
+	snprintf(path, sizeof(path), "%s/exec.json", dir);
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, &o, &ts, NULL), 0);
+	j = load_json(path);
+	ev = json_object_get(j, "traceEvents");
+	int64_t xs = 0;
+	json_array_foreach(ev, i, e)
+	{
+		if (strcmp(json_string_value(json_object_get(e, "ph")), "X"))
+			continue;
+		double t = json_real_value(json_object_get(e, "ts"));
+		ck_assert(t * 1000.0 >= (double)ex.execution_start_ts - 1.0);
+		ck_assert(t * 1000.0 <= (double)ex.execution_end_ts + 1.0);
+		xs++;
+	}
+	ck_assert_int_gt(xs, 0);
+	json_decref(j);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("timeline");
+	TCase *tc = tcase_create("timeline");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_misuse);
+	tcase_add_test(tc, test_files);
+	tcase_add_test(tc, test_chrome_counts);
+	tcase_add_test(tc, test_options);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

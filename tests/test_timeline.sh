@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Timeline export end to end: `nxp export --format perfetto|chrome-json` on the
+# demo pair, a synthetic LNC=2 trn2 profile and a truncated (damaged) copy, each
+# file checked by tests/pftrace_check.py -- an independent protobuf wire-format
+# reader written from Perfetto's upstream field numbers -- against `nxp dump
+# --format jsonl` of the same profile.  The checker itself must reject a broken
+# trace.
+set -eu
+: "${NXP_CLI:?NXP_CLI must name the built nxp}"
+py=${1:?usage: test_timeline.sh PYTHON CHECKER SAMPLES_DIR}
+check=${2:?}
+samples=${3:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+export_both() { # NEFF NTFF NAME [extra options...]
+	neff=$1 ntff=$2 name=$3
+	shift 3
+	"$NXP_CLI" export "$neff" "$ntff" --format perfetto -o "$tmp/$name.pftrace" --quiet "$@" ||
+		fail "perfetto export of $name"
+	"$NXP_CLI" export "$neff" "$ntff" --format chrome-json -o "$tmp/$name.json.gz" --quiet "$@" ||
+		fail "chrome-json export of $name"
+	"$NXP_CLI" export "$neff" "$ntff" --format chrome-json -o "$tmp/$name.json" --quiet "$@" ||
+		fail "chrome-json export of $name"
+}
+
+# 1. the demo pair (LNC=2 matmul)
+export_both "$samples/demo.neff" "$samples/demo.ntff" demo
+"$py" "$check" --cli "$NXP_CLI" --neff "$samples/demo.neff" --ntff "$samples/demo.ntff" \
+	--pftrace "$tmp/demo.pftrace" --chrome "$tmp/demo.json" || fail "demo"
+"$py" "$check" --cli "$NXP_CLI" --neff "$samples/demo.neff" --ntff "$samples/demo.ntff" \
+	--chrome "$tmp/demo.json.gz" || fail "demo .json.gz"
+[ "$(od -An -tx1 -N2 "$tmp/demo.json.gz" | tr -d ' ')" = 1f8b ] || fail ".json.gz is not gzip"
+
+# 2. a synthetic LNC=2 mlp profile on trn2
+"$NXP_CLI" synth --workload mlp --arch trn2 --lnc 2 --seed 3 -o "$tmp/mlp" --quiet >/dev/null
+export_both "$tmp/mlp.neff" "$tmp/mlp.ntff" mlp
+"$py" "$check" --cli "$NXP_CLI" --neff "$tmp/mlp.neff" --ntff "$tmp/mlp.ntff" \
+	--pftrace "$tmp/mlp.pftrace" --chrome "$tmp/mlp.json" || fail "mlp lnc2"
+
+# 3. --max-events: stops with a note in the trace and on stderr
+"$NXP_CLI" export "$samples/demo.neff" "$samples/demo.ntff" --format perfetto -o "$tmp/cut.pftrace" \
+	--max-events 500 2>"$tmp/cut.err" || fail "max-events export"
+grep -q 'max-events 500 reached' "$tmp/cut.err" || fail "no max-events note on stderr"
+"$py" "$check" --cli "$NXP_CLI" --neff "$samples/demo.neff" --ntff "$samples/demo.ntff" \
+	--pftrace "$tmp/cut.pftrace" --truncated || fail "max-events trace"
+
+# 4. damaged traces: 64 bytes garbled at 20/40/60 % of the NTFF.  The export
+#    holds exactly what the cursors return (nxp dump of the same file), warns
+#    on stderr, and the file is well-formed.
+size=$(wc -c <"$samples/demo.ntff")
+for pct in 20 40 60; do
+	cp "$samples/demo.ntff" "$tmp/g$pct.ntff"
+	"$py" -c "import sys; f=open(sys.argv[1],'r+b'); f.seek(int(sys.argv[2])); f.write(b'\xff'*64)" \
+		"$tmp/g$pct.ntff" $((size * pct / 100))
+	"$NXP_CLI" export "$samples/demo.neff" "$tmp/g$pct.ntff" --format perfetto -o "$tmp/g$pct.pftrace" \
+		--quiet 2>"$tmp/g$pct.err" || fail "damaged at $pct %: export failed"
+	grep -q 'damaged' "$tmp/g$pct.err" || fail "damaged at $pct %: no warning on stderr"
+	"$NXP_CLI" export "$samples/demo.neff" "$tmp/g$pct.ntff" --format chrome-json -o "$tmp/g$pct.json" \
+		--quiet 2>/dev/null || fail "damaged at $pct %: chrome-json export failed"
+	"$py" "$check" --cli "$NXP_CLI" --neff "$samples/demo.neff" --ntff "$tmp/g$pct.ntff" \
+		--pftrace "$tmp/g$pct.pftrace" --chrome "$tmp/g$pct.json" || fail "damaged trace at $pct %"
+done
+#    The NTFF cut at 60 %: the export says what is wrong or writes a well-formed file.
+head -c $((size * 6 / 10)) "$samples/demo.ntff" >"$tmp/cut.ntff"
+if "$NXP_CLI" export "$samples/demo.neff" "$tmp/cut.ntff" --format perfetto -o "$tmp/dmg.pftrace" --quiet \
+	2>"$tmp/dmg.err"; then
+	"$NXP_CLI" export "$samples/demo.neff" "$tmp/cut.ntff" --format chrome-json -o "$tmp/dmg.json" --quiet \
+		2>/dev/null || fail "damaged: perfetto export worked, chrome-json did not"
+	"$py" "$check" --cli "$NXP_CLI" --neff "$samples/demo.neff" --ntff "$tmp/cut.ntff" \
+		--pftrace "$tmp/dmg.pftrace" --chrome "$tmp/dmg.json" --subset || fail "damaged trace"
+else
+	# The profile did not open at all: nothing may be left behind.
+	[ ! -e "$tmp/dmg.pftrace" ] || fail "failed export left $tmp/dmg.pftrace"
+fi
+ls "$tmp" | grep -q '\.tmp\.' && fail "a temporary file was left behind"
+
+# 5. an existing file is refused without --force and kept as it was
+echo keep >"$tmp/exists.pftrace"
+if "$NXP_CLI" export "$samples/demo.neff" "$samples/demo.ntff" --format perfetto -o "$tmp/exists.pftrace" \
+	2>/dev/null; then
+	fail "overwrote an existing file without --force"
+fi
+[ "$(cat "$tmp/exists.pftrace")" = keep ] || fail "existing file changed"
+
+# 6. the checker must fail on a broken trace (a cut packet) and on a wrong one
+head -c 100000 "$tmp/demo.pftrace" >"$tmp/broken.pftrace"
+if "$py" "$check" --cli "$NXP_CLI" --neff "$samples/demo.neff" --ntff "$samples/demo.ntff" \
+	--pftrace "$tmp/broken.pftrace" 2>/dev/null; then
+	fail "checker accepted a truncated trace"
+fi
+if "$py" "$check" --cli "$NXP_CLI" --neff "$tmp/mlp.neff" --ntff "$tmp/mlp.ntff" \
+	--pftrace "$tmp/demo.pftrace" 2>/dev/null; then
+	fail "checker accepted another profile's trace"
+fi
+echo "timeline: all checks passed"
