@@ -97,8 +97,9 @@ static inline void nxp_flow_options_init(nxp_flow_options *o)
 typedef struct nxp_flow_cursor nxp_flow_cursor;
 
 /**
- * Open a cursor over the profile's dependency edges, returned in the time
- * order of their out record.  One streaming pass over the Instruction,
+ * Open a cursor over the profile's dependency edges.  An edge is returned
+ * as soon as both its records have been read, so edges come in time order
+ * up to the window (not sorted by out_ts).  One streaming pass over the Instruction,
  * DmaPacket and SemaphoreUpdate tables; memory is bounded by the window and
  * the number of queues and semaphores, not by the trace.
  * Errors: NXP_E_INVAL (NULL, short options, start_ts >= end_ts, negative

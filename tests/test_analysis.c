@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: MIT */
+/* Analysis (nxp/analysis.h): profiles built here with the NEFF and NTFF
+ * writers where the answer is known by construction.
+ *
+ * The semaphore chain (1 pcore, times in ns, 1 tick = 1 ns):
+ *   sync   DMAMEMCPY  [0,100]     starts the q_in transfer, its update S[1]++
+ *   q_in   packet 0   [150,400]   packet 1 [400,600]  (transfer 0)
+ *   S[1] = 1 at 600 (source sync: the DMA completion)
+ *   tensor MATMUL     [0,1000] waiting 600 on S[1]>=1, then S[2]++ at 1000
+ *   scalar ACTIVATE   [0,1300] waiting 1000 on S[2]>=1
+ *   vector TENSOR_TENSOR [10,200], no semaphores (off the path)
+ * Critical path: DMAMEMCPY -> packet 0 -> packet 1 -> S[1] -> MATMUL -> S[2]
+ * -> ACTIVATE; sync 100, dma:q_in 250+200 + 50 latency, tensor 400, scalar 300
+ * = 1300 = total_exec_time. */
+#include "testutil.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SBUF 0x1000u
+#define PSUM 0x2000000u
+#define HBM 0x10000000u
+
+static void enc(uint8_t *out, unsigned opcode, uint32_t src, uint32_t dst, int wait_idx, uint32_t wait_value,
+		int update_idx)
+{
+	nxp_neff_instruction in;
+	memset(&in, 0, sizeof(in));
+	in.struct_size = sizeof(in);
+	in.opcode_num = opcode;
+	in.partitions = 128;
+	in.active_cols = 128;
+	in.src.address = src;
+	in.src.dtype = (uint8_t)nxp_dtype_from_name("bf16");
+	in.src.step_elem[0] = 1;
+	in.src.num_elem[0] = 128;
+	in.src.num_elem[1] = 1;
+	in.src.num_elem[2] = 1;
+	in.dst = in.src;
+	in.dst.address = dst;
+	if (wait_idx >= 0) {
+		in.wait_mode = 1;
+		in.wait_idx = (uint8_t)wait_idx;
+		in.semaphore_value = wait_value;
+	}
+	if (update_idx >= 0) {
+		in.update_mode = 1;
+		in.update_idx = (uint8_t)update_idx;
+	}
+	ck_assert_int_eq(nxp_instruction_encode(&in, out), NXP_OK);
+}
+
+static const uint8_t UUID[16] = {0xa1, 0x5e, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+
+static void make_neff(const char *path)
+{
+	nxp_neff_writer_options o;
+	nxp_neff_writer_options_init(&o);
+	memcpy(o.uuid, UUID, 16);
+	o.name = "analysis-test";
+	nxp_neff_writer *w;
+	ck_assert_int_eq(nxp_neff_writer_open(&w, &o, NULL), NXP_OK);
+	const char *kelf = "{\"graphs\":[{\"definition\":\"sg00/def.json\",\"name\":\"sg00\"}],\"version\":\"0.5\"}";
+	ck_assert_int_eq(nxp_neff_writer_add(w, "kelf-0.json", kelf, strlen(kelf)), NXP_OK);
+	const char *def = "{\"name\":\"sg00\",\"var\":{\"IN\":{\"type\":\"input\",\"var_id\":0,\"size\":65536}},"
+			  "\"dma_queue\":{\"q_in\":{\"type\":\"in\",\"num_queues\":1,\"owner\":\"sp\"}},"
+			  "\"pe_instr\":\"pe.bin\",\"dve_instr\":\"dve.bin\",\"act_instr\":\"act.bin\","
+			  "\"pool_instr\":\"pool.bin\",\"sp_instr\":\"sp.bin\"}";
+	ck_assert_int_eq(nxp_neff_writer_add(w, "sg00/def.json", def, strlen(def)), NXP_OK);
+	uint8_t pe[64], dve[64], act[64], pool[64], sp[64];
+	enc(pe, 0x02, SBUF, PSUM, 1, 1, 2);        /* MATMUL: wait S[1]>=1, S[2]++ */
+	enc(act, 0x21, PSUM, SBUF, 2, 1, -1);      /* ACTIVATE: wait S[2]>=1 */
+	enc(dve, 0x41, SBUF, SBUF + 0x800, -1, 0, -1);
+	enc(pool, 0x43, SBUF, SBUF + 0x800, -1, 0, -1);
+	enc(sp, 0xB8, HBM, SBUF, -1, 0, 1);        /* DMAMEMCPY, completion S[1]++ */
+	ck_assert_int_eq(nxp_neff_writer_add(w, "sg00/pe.bin", pe, 64), NXP_OK);
+	ck_assert_int_eq(nxp_neff_writer_add(w, "sg00/dve.bin", dve, 64), NXP_OK);
+	ck_assert_int_eq(nxp_neff_writer_add(w, "sg00/act.bin", act, 64), NXP_OK);
+	ck_assert_int_eq(nxp_neff_writer_add(w, "sg00/pool.bin", pool, 64), NXP_OK);
+	ck_assert_int_eq(nxp_neff_writer_add(w, "sg00/sp.bin", sp, 64), NXP_OK);
+	ck_assert_int_eq(nxp_neff_writer_save(w, path), NXP_OK);
+	nxp_neff_writer_close(w);
+}
+
+static int32_t add_q(nxp_ntff_writer *w, int kind, int engine, const char *name)
+{
+	nxp_ntff_queue q;
+	nxp_ntff_queue_init(&q);
+	q.kind = kind;
+	q.engine = engine;
+	q.name = name;
+	int32_t id = nxp_ntff_writer_add_queue(w, &q);
+	ck_assert_int_ge(id, 0);
+	return id;
+}
+
+static void instr(nxp_ntff_writer *w, int32_t q, uint64_t s, uint64_t e, uint32_t wait)
+{
+	nxp_ntff_instruction_note n = {s, e, 0, wait, 0};
+	ck_assert_int_eq(nxp_ntff_writer_instruction(w, q, &n), NXP_OK);
+}
+
+static void packet(nxp_ntff_writer *w, int32_t q, uint64_t s, uint64_t e, uint32_t agg, uint32_t idx)
+{
+	nxp_ntff_dma_note d;
+	memset(&d, 0, sizeof(d));
+	d.start_tick = s;
+	d.end_tick = e;
+	d.packet_aggregation_id = agg;
+	d.packet_idx = idx;
+	d.read_bytes = d.write_bytes = 8192;
+	d.source = NXP_MEMORY_HBM;
+	d.dest = NXP_MEMORY_SBUF;
+	ck_assert_int_eq(nxp_ntff_writer_dma(w, q, &d), NXP_OK);
+}
+
+static void sem(nxp_ntff_writer *w, int32_t q, uint64_t t, int idx, int source, int32_t value)
+{
+	nxp_ntff_semaphore_note n;
+	memset(&n, 0, sizeof(n));
+	n.tick = t;
+	n.semaphore_idx = (uint16_t)idx;
+	n.update_source = (uint8_t)source;
+	n.operation = 1;
+	n.value = value;
+	n.trigger_complete = 1;
+	n.update_mode = 1;
+	ck_assert_int_eq(nxp_ntff_writer_semaphore(w, q, &n), NXP_OK);
+}
+
+static void make_chain_ntff(const char *path)
+{
+	nxp_ntff_info info;
+	nxp_ntff_info_init(&info);
+	memcpy(info.neff_uuid, UUID, 16);
+	info.arch = "trn2";
+	nxp_ntff_writer *w;
+	ck_assert_int_eq(nxp_ntff_writer_open_path(&w, path, &info, NULL, NULL), NXP_OK);
+	int32_t qi[NXP_ENGINE_COUNT];
+	for (int e = 0; e < NXP_ENGINE_COUNT; e++)
+		qi[e] = add_q(w, NXP_QUEUE_INSTRUCTION, e, NULL);
+	int32_t qd = add_q(w, NXP_QUEUE_DMA, -1, "q_in");
+	int32_t qs = add_q(w, NXP_QUEUE_SEMAPHORE, -1, NULL);
+	instr(w, qi[NXP_ENGINE_SYNC], 0, 100, 0);
+	instr(w, qi[NXP_ENGINE_TENSOR], 0, 1000, 600);
+	instr(w, qi[NXP_ENGINE_SCALAR], 0, 1300, 1000);
+	instr(w, qi[NXP_ENGINE_VECTOR], 10, 200, 0);
+	packet(w, qd, 150, 400, 0, 0);
+	packet(w, qd, 400, 600, 0, 1);
+	sem(w, qs, 600, 1, NXP_ENGINE_SYNC, 1);
+	sem(w, qs, 1000, 2, NXP_ENGINE_TENSOR, 1);
+	ck_assert_int_eq(nxp_ntff_writer_finish(w), NXP_OK);
+	nxp_ntff_writer_close(w);
+}
+
+static char *dir, *neff_path, *ntff_path;
+
+static nxp_profile *open_chain(void)
+{
+	dir = tu_tmpdir();
+	neff_path = tu_path(dir, "chain.neff");
+	ntff_path = tu_path(dir, "chain.ntff");
+	make_neff(neff_path);
+	make_chain_ntff(ntff_path);
+	nxp_profile *p;
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_msg(nxp_profile_open_path(&p, neff_path, ntff_path, NULL, &st) == NXP_OK, "%s", st.message);
+	return p;
+}
+
+static void close_chain(nxp_profile *p)
+{
+	nxp_profile_close(p);
+	if (!getenv("KEEP")) unlink(neff_path);
+	if (!getenv("KEEP")) unlink(ntff_path);
+	rmdir(dir);
+	free(neff_path);
+	free(ntff_path);
+	free(dir);
+}
+
+/* Instruction id of the record of `engine` (one per engine here). */
+static int64_t instr_id(nxp_profile *p, int engine)
+{
+	nxp_cursor *c;
+	ck_assert_int_eq(nxp_cursor_open(&c, p, NXP_TABLE_INSTRUCTION, NULL, NULL), NXP_OK);
+	nxp_instruction in = {.struct_size = sizeof(in)};
+	int64_t id = -1;
+	while (nxp_cursor_next_instruction(c, &in) == NXP_OK)
+		if (in.engine_id == engine)
+			id = in.id;
+	nxp_cursor_close(c);
+	ck_assert_int_ge(id, 0);
+	return id;
+}
+
+START_TEST(chain_flows)
+{
+	nxp_profile *p = open_chain();
+	int64_t mm = instr_id(p, NXP_ENGINE_TENSOR), act = instr_id(p, NXP_ENGINE_SCALAR),
+		dma = instr_id(p, NXP_ENGINE_SYNC);
+	nxp_flow_cursor *c;
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_int_eq(nxp_flow_cursor_open(&c, p, NULL, &st), NXP_OK);
+	nxp_flow f = {.struct_size = sizeof(f)};
+	int seen[5] = {0};
+	int n = 0;
+	while (nxp_flow_cursor_next(c, &f) == NXP_OK) {
+		n++;
+		ck_assert_int_eq(f.gap_time, f.out_ts - f.in_ts);
+		ck_assert_str_eq(f.dependency_type, f.kind == NXP_FLOW_SEMAPHORE_WAIT ? "semaphore_wait"
+						    : f.kind == NXP_FLOW_DMA_TRIGGER  ? "dma_trigger"
+						    : f.kind == NXP_FLOW_DMA_COMPLETION ? "dma_completion"
+											  : "semaphore_signal");
+		switch (f.kind) {
+		case NXP_FLOW_SEMAPHORE_WAIT:
+			ck_assert_str_eq(f.in_table, "SemaphoreUpdate");
+			ck_assert_str_eq(f.out_table, "Instruction");
+			ck_assert_int_eq(f.exact, 1);
+			ck_assert_int_eq(f.gap_time, 0);
+			if (f.out_id == mm) {
+				ck_assert_int_eq(f.in_id, 0); /* S[1] at 600, row 0 */
+				ck_assert_int_eq(f.out_ts, 600);
+			} else {
+				ck_assert_int_eq(f.out_id, act);
+				ck_assert_int_eq(f.in_id, 1); /* S[2] at 1000 */
+				ck_assert_int_eq(f.out_ts, 1000);
+			}
+			seen[0]++;
+			break;
+		case NXP_FLOW_DMA_TRIGGER:
+			ck_assert_int_eq(f.in_id, dma);
+			ck_assert_str_eq(f.out_table, "DmaPacket");
+			ck_assert_int_eq(f.gap_time, 50);
+			ck_assert_int_eq(f.exact, 0);
+			seen[1]++;
+			break;
+		case NXP_FLOW_DMA_COMPLETION:
+			ck_assert_str_eq(f.in_table, "DmaPacket");
+			ck_assert_int_eq(f.in_ts, 600);
+			ck_assert_int_eq(f.out_id, 0);
+			ck_assert_int_eq(f.exact, 1);
+			seen[2]++;
+			break;
+		case NXP_FLOW_SEMAPHORE_SIGNAL:
+			ck_assert_int_eq(f.in_id, mm);
+			ck_assert_int_eq(f.out_id, 1);
+			ck_assert_int_eq(f.exact, 1);
+			seen[3]++;
+			break;
+		default:
+			ck_abort_msg("unknown kind %d", f.kind);
+		}
+	}
+	ck_assert_int_eq(n, 5);
+	ck_assert_int_eq(seen[0], 2);
+	ck_assert_int_eq(seen[1], 1);
+	ck_assert_int_eq(seen[2], 1);
+	ck_assert_int_eq(seen[3], 1);
+	nxp_flow_cursor_close(c);
+
+	/* what did MATMUL wait on / unblock */
+	nxp_flow got[4];
+	size_t cnt = 99;
+	ck_assert_int_eq(nxp_profile_flows_of(p, NXP_TABLE_INSTRUCTION, mm, NXP_FLOW_WAITED_ON, got, sizeof(got[0]), 4,
+					      &cnt, &st),
+			 NXP_OK);
+	ck_assert_uint_eq(cnt, 1);
+	ck_assert_int_eq(got[0].kind, NXP_FLOW_SEMAPHORE_WAIT);
+	ck_assert_int_eq(got[0].in_id, 0);
+	ck_assert_int_eq(nxp_profile_flows_of(p, NXP_TABLE_INSTRUCTION, mm, NXP_FLOW_UNBLOCKED, got, sizeof(got[0]), 4,
+					      &cnt, &st),
+			 NXP_OK);
+	ck_assert_uint_eq(cnt, 1);
+	ck_assert_int_eq(got[0].kind, NXP_FLOW_SEMAPHORE_SIGNAL);
+	/* the vector instruction has no edges; an id that does not exist is refused */
+	ck_assert_int_eq(nxp_profile_flows_of(p, NXP_TABLE_INSTRUCTION, instr_id(p, NXP_ENGINE_VECTOR),
+					      NXP_FLOW_WAITED_ON, got, sizeof(got[0]), 4, &cnt, &st),
+			 NXP_OK);
+	ck_assert_uint_eq(cnt, 0);
+	ck_assert_int_eq(nxp_profile_flows_of(p, NXP_TABLE_INSTRUCTION, 999, NXP_FLOW_WAITED_ON, got, sizeof(got[0]), 4,
+					      &cnt, &st),
+			 NXP_E_NOT_FOUND);
+	ck_assert_int_eq(nxp_profile_flows_of(p, NXP_TABLE_THROTTLE, 0, NXP_FLOW_WAITED_ON, got, sizeof(got[0]), 4,
+					      &cnt, &st),
+			 NXP_E_INVAL);
+	/* a range that excludes every out record gives nothing */
+	nxp_flow_options fo;
+	nxp_flow_options_init(&fo);
+	fo.start_ts = 2000;
+	ck_assert_int_eq(nxp_flow_cursor_open(&c, p, &fo, &st), NXP_OK);
+	ck_assert_int_eq(nxp_flow_cursor_next(c, &f), NXP_END);
+	nxp_flow_cursor_close(c);
+	fo.start_ts = 5;
+	fo.end_ts = 5;
+	ck_assert_int_eq(nxp_flow_cursor_open(&c, p, &fo, &st), NXP_E_INVAL);
+	close_chain(p);
+}
+END_TEST
+
+static int64_t breakdown(const nxp_critical_path *cp, const char *name, int64_t *sum)
+{
+	int64_t v = -1;
+	*sum = 0;
+	for (size_t i = 0; i < nxp_critical_path_resource_count(cp); i++) {
+		nxp_critical_resource r = {.struct_size = sizeof(r)};
+		ck_assert_int_eq(nxp_critical_path_get_resource(cp, i, &r), NXP_OK);
+		*sum += r.ns;
+		if (!strcmp(r.resource, name))
+			v = r.ns;
+	}
+	return v;
+}
+
+START_TEST(chain_critical_path)
+{
+	nxp_profile *p = open_chain();
+	nxp_status st;
+	nxp_status_init(&st);
+	nxp_critical_path *cp;
+	ck_assert_msg(nxp_profile_critical_path(p, NULL, &cp, &st) == NXP_OK, "%s", st.message);
+	int64_t lo, hi, total, sum;
+	ck_assert_int_eq(nxp_critical_path_interval(cp, &lo, &hi, &total), NXP_OK);
+	ck_assert_int_eq(lo, 0);
+	ck_assert_int_eq(hi, 1300);
+	ck_assert_int_eq(total, 1300);
+	/* total_ns is the summary's total_exec_time */
+	nxp_summary *s;
+	ck_assert_int_eq(nxp_profile_summarize(p, NULL, &s, &st), NXP_OK);
+	nxp_summary_field fld = {.struct_size = sizeof(fld)};
+	ck_assert_int_eq(nxp_summary_find(s, "total_exec_time", &fld), NXP_OK);
+	ck_assert_int_eq((int64_t)(fld.f * 1e9 + 0.5), total);
+	nxp_summary_close(s);
+
+	ck_assert_int_eq(breakdown(cp, "engine:sync", &sum), 100);
+	ck_assert_int_eq(breakdown(cp, "dma:q_in", &sum), 500);
+	ck_assert_int_eq(breakdown(cp, "engine:tensor", &sum), 400);
+	ck_assert_int_eq(breakdown(cp, "engine:scalar", &sum), 300);
+	ck_assert_int_eq(breakdown(cp, "engine:vector", &sum), 0);
+	ck_assert_int_eq(sum, total);
+	/* vector's slack: busy 190 of 1300 */
+	for (size_t i = 0; i < nxp_critical_path_resource_count(cp); i++) {
+		nxp_critical_resource r = {.struct_size = sizeof(r)};
+		ck_assert_int_eq(nxp_critical_path_get_resource(cp, i, &r), NXP_OK);
+		if (!strcmp(r.resource, "engine:vector")) {
+			ck_assert_int_eq(r.busy_ns, 190);
+			ck_assert_int_eq(r.slack_ns, 1110);
+		}
+	}
+	const char *want[][2] = {{"DMAMEMCPY", "dma_trigger"}, {"q_in", "resource_order"}, {"q_in", "dma_completion"},
+				 {"S[1]", "semaphore_wait"}, {"MATMUL", "semaphore_signal"}, {"S[2]", "semaphore_wait"},
+				 {"ACTIVATE", ""}};
+	ck_assert_uint_eq(nxp_critical_path_step_count(cp), 7);
+	int64_t steps = 0;
+	for (size_t i = 0; i < 7; i++) {
+		nxp_critical_step k = {.struct_size = sizeof(k)};
+		ck_assert_int_eq(nxp_critical_path_get_step(cp, i, &k), NXP_OK);
+		ck_assert_str_eq(k.label, want[i][0]);
+		ck_assert_str_eq(k.via, want[i][1]);
+		steps += k.ns;
+	}
+	ck_assert_int_eq(steps, total);
+	nxp_critical_step k = {.struct_size = sizeof(k)};
+	ck_assert_int_eq(nxp_critical_path_get_step(cp, 7, &k), NXP_E_RANGE);
+	nxp_critical_path_close(cp);
+
+	/* an execution that does not exist */
+	nxp_critical_path_options o;
+	nxp_critical_path_options_init(&o);
+	o.execution_index = 5;
+	ck_assert_int_eq(nxp_profile_critical_path(p, &o, &cp, &st), NXP_E_NOT_FOUND);
+	o.execution_index = 0;
+	ck_assert_int_eq(nxp_profile_critical_path(p, &o, &cp, &st), NXP_OK);
+	ck_assert_int_eq(nxp_critical_path_interval(cp, NULL, NULL, &total), NXP_OK);
+	ck_assert_int_eq(total, 1300);
+	nxp_critical_path_close(cp);
+	close_chain(p);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("analysis");
+	TCase *tc = tcase_create("analysis");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, chain_flows);
+	tcase_add_test(tc, chain_critical_path);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
