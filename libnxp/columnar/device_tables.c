@@ -1,22 +1,52 @@
 /* SPDX-License-Identifier: MIT */
 /* Device tables (Instruction, DmaPacket, SemaphoreUpdate, Throttle, Error,
- * ExecutionInfo, ActiveTime): read through the public cursor API in runs of
- * records (nxp_cursor_next_batch), then scattered column by column into the
- * projected columns only.  Non-null numeric columns are copied in one tight
- * loop per run; no per-row allocation; dictionary lookups go by pointer. */
+ * ExecutionInfo, ActiveTime).
+ *
+ * Instruction: straight from the NTFF module's internal iteration
+ * (ntff_iter_run, ntff_priv.h): each run of in-order raw records is decoded
+ * and checked, then every projected column is written in one loop over the
+ * run — no public 280-byte struct, and the NEFF's static instruction is looked
+ * up only when a projected column needs it (opcode, operands, bytes, FLOPs).
+ * The other record tables: the same iteration, the table's own fill into a
+ * run of public structs, scattered column by column into the projected
+ * columns.  ActiveTime (derived) goes through the public cursor.  Values,
+ * nulls, ids and skipped records are the cursor's in every case. */
 #include "columnar_priv.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "ntff_priv.h"
 #include "status.h"
 
-#define RUN 256 /* records per nxp_cursor_next_batch */
+#define RUN 256 /* records per run at most */
+
+/* Instruction columns written straight from the decoded record. */
+enum {
+	IC_START, IC_END, IC_DUR, IC_ENGINE, IC_PCORE, IC_OPCODE, IC_OPERANDS, IC_ID, IC_PC, IC_WAIT,
+	IC_HBM_R, IC_HBM_W, IC_SBUF_R, IC_SBUF_W, IC_SPILL_S, IC_SPILL_R, IC_PSUM_R, IC_PSUM_W, IC_PSUM_RS,
+	IC_PERF_MODE, IC_TENSOR_TYPE, IC_TENSOR_EL, IC_RAW_FLOPS, IC_ADJ_FLOPS, IC_TENSOR_EL_T, IC_FLOPS_T,
+	IC_ADJ_FLOPS_T, IC_ACT_FN, IC_ENGINE_ID, IC_OPNUM, IC_EXEC, IC_PC_IN_NEFF, IC_COUNT
+};
+static const char *const ic_names[IC_COUNT] = {
+	"start_ts", "end_ts", "duration_ns", "engine", "pcore_idx", "opcode", "operands", "id", "pc",
+	"evt_wait_time_ns", "hbm_read_bytes", "hbm_write_bytes", "sbuf_read_bytes", "sbuf_write_bytes",
+	"spill_save_bytes", "spill_reload_bytes", "psum_read_bytes", "psum_write_bytes",
+	"psum_read_sbuf_write_bytes", "performance_mode", "tensor_instruction_type", "tensor_elements",
+	"raw_flops", "adjusted_flops", "tensor_elements_transpose", "flops_transpose", "adjusted_flops_transpose",
+	"scalar_activation_fn", "engine_id", "opcode_num", "execution_index", "pc_in_neff",
+};
 
 typedef struct dev_ctx {
-	nxp_cursor *cur;
+	nxp_cursor *cur;  /* ActiveTime */
+	ntff_iter it;     /* the record tables */
+	int it_open;
+	const ntff_table *nt;
+	nxp_profile *p;
 	uint8_t *recs;
 	size_t rsize;
+	int *ic;          /* Instruction: IC_* of each output column (direct path), else NULL */
+	int need_si;      /* a projected column needs the NEFF's static instruction */
 	int pending;  /* an error met after rows were returned: reported by the next fill */
 	int ended;
 } dev_ctx;
@@ -27,7 +57,10 @@ static void dev_free(void *p)
 	if (!d)
 		return;
 	nxp_cursor_close(d->cur);
+	if (d->it_open)
+		ntff_iter_close(&d->it);
 	free(d->recs);
+	free(d->ic);
 	free(d);
 }
 
@@ -151,7 +184,7 @@ static int scatter(nxc_colbuf *cb, const uint8_t *recs, size_t rsize, size_t n, 
 	return 0;
 }
 
-static int64_t dev_fill(nxc_stream *s, int64_t max)
+static int64_t cursor_fill(nxc_stream *s, int64_t max)
 {
 	dev_ctx *d = s->ctx;
 	if (d->pending) {
@@ -195,17 +228,323 @@ static int64_t dev_fill(nxc_stream *s, int64_t max)
 	return s->b.rows;
 }
 
+/* ---- the record tables through ntff_iter ---- */
+
+/* Bulk appends of one run: values, and validity (NULL: every value valid). */
+static int put_i64s(nxc_colbuf *cb, const int64_t *v, const uint8_t *valid, size_t n)
+{
+	if (nxc_col_reserve(cb, (int64_t)n))
+		return NXP_E_NOMEM;
+	if (!valid && !cb->validity.p && (cb->type == NXC_I64 || cb->type == NXC_I32)) {
+		uint8_t *dst = cb->data.p + cb->data.len;
+		if (cb->type == NXC_I64) {
+			memcpy(dst, v, 8 * n);
+			cb->data.len += 8 * n;
+		} else {
+			for (size_t i = 0; i < n; i++) {
+				int32_t x = (int32_t)v[i];
+				memcpy(dst + 4 * i, &x, 4);
+			}
+			cb->data.len += 4 * n;
+		}
+		cb->length += (int64_t)n;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if ((valid && !valid[i]) ? nxc_col_append_null(cb) : nxc_col_append_i64(cb, v[i]))
+			return NXP_E_NOMEM;
+	return 0;
+}
+
+static int put_strs(nxc_colbuf *cb, const char *const *v, const uint8_t *valid, size_t n)
+{
+	if (nxc_col_reserve(cb, (int64_t)n))
+		return NXP_E_NOMEM;
+	for (size_t i = 0; i < n; i++)
+		if ((valid && !valid[i]) ? nxc_col_append_null(cb) : nxc_col_append_str(cb, v[i]))
+			return NXP_E_NOMEM;
+	return 0;
+}
+
+static inline int64_t to_ns(uint64_t tick, uint64_t tpn)
+{
+	return (int64_t)(tpn == 1 ? tick : tick / tpn);
+}
+
+/* The good records of one Instruction run, decoded. */
+typedef struct irun {
+	size_t n;
+	const ntff_queue *q[RUN];
+	uint64_t start[RUN], end[RUN];
+	uint32_t pc[RUN], wait[RUN];
+	int32_t exec[RUN];
+	int64_t id[RUN];
+	const nxp_static_instr *si[RUN];
+	int all_known; /* every si is non-NULL */
+} irun;
+
+/* Column IC_* of the run's records into cb (the values of records.c's fill). */
+static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_profile *p)
+{
+	int64_t v[RUN];
+	uint8_t ok[RUN];
+	const char *sv[RUN];
+	size_t n = r->n;
+	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
+	const nxp_static_instr *const *si = r->si;
+	const uint8_t *known = r->all_known ? NULL : ok;
+	if (!r->all_known)
+		for (size_t i = 0; i < n; i++)
+			ok[i] = si[i] != NULL;
+#define NEFF_I64(field)                                          \
+	for (size_t i = 0; i < n; i++)                           \
+		v[i] = si[i] ? (int64_t)si[i]->field : 0;        \
+	return put_i64s(cb, v, known, n)
+#define NEFF_STR(field)                                                    \
+	for (size_t i = 0; i < n; i++) {                                   \
+		sv[i] = si[i] ? si[i]->field : "";                         \
+		ok[i] = si[i] && sv[i] && *sv[i];                          \
+	}                                                                  \
+	return put_strs(cb, sv, ok, n)
+	switch (ic) {
+	case IC_START:
+		for (size_t i = 0; i < n; i++)
+			v[i] = to_ns(r->start[i], tpn);
+		return put_i64s(cb, v, NULL, n);
+	case IC_END:
+		for (size_t i = 0; i < n; i++)
+			v[i] = to_ns(r->end[i], tpn);
+		return put_i64s(cb, v, NULL, n);
+	case IC_DUR:
+		for (size_t i = 0; i < n; i++)
+			v[i] = to_ns(r->end[i], tpn) - to_ns(r->start[i], tpn);
+		return put_i64s(cb, v, NULL, n);
+	case IC_WAIT:
+		for (size_t i = 0; i < n; i++)
+			v[i] = to_ns(r->wait[i], tpn);
+		return put_i64s(cb, v, NULL, n);
+	case IC_PC:
+		for (size_t i = 0; i < n; i++)
+			v[i] = r->pc[i];
+		return put_i64s(cb, v, NULL, n);
+	case IC_ID:
+		return put_i64s(cb, r->id, NULL, n);
+	case IC_PCORE:
+	case IC_ENGINE_ID:
+		for (size_t i = 0; i < n; i++)
+			v[i] = ic == IC_PCORE ? r->q[i]->pcore : r->q[i]->engine;
+		return put_i64s(cb, v, NULL, n);
+	case IC_EXEC:
+		for (size_t i = 0; i < n; i++) {
+			v[i] = r->exec[i];
+			ok[i] = r->exec[i] >= 0;
+		}
+		return put_i64s(cb, v, ok, n);
+	case IC_ENGINE:
+		for (size_t i = 0; i < n; i++)
+			sv[i] = r->q[i]->engine_name;
+		return put_strs(cb, sv, NULL, n);
+	case IC_PC_IN_NEFF:
+		if (nxc_col_reserve(cb, (int64_t)n))
+			return NXP_E_NOMEM;
+		for (size_t i = 0; i < n; i++)
+			if (nxc_col_append_bool(cb, si[i] != NULL))
+				return NXP_E_NOMEM;
+		return 0;
+	case IC_OPCODE:
+		for (size_t i = 0; i < n; i++)
+			sv[i] = si[i] ? si[i]->opcode : "unknown";
+		return put_strs(cb, sv, NULL, n);
+	case IC_OPERANDS:
+		for (size_t i = 0; i < n; i++)
+			sv[i] = si[i] ? si[i]->operands : "";
+		return put_strs(cb, sv, NULL, n);
+	case IC_OPNUM:
+		for (size_t i = 0; i < n; i++)
+			v[i] = si[i] ? (int64_t)si[i]->opcode_num : 0;
+		return put_i64s(cb, v, NULL, n);
+	case IC_HBM_R: NEFF_I64(hbm_read_bytes);
+	case IC_HBM_W: NEFF_I64(hbm_write_bytes);
+	case IC_SBUF_R: NEFF_I64(sbuf_read_bytes);
+	case IC_SBUF_W: NEFF_I64(sbuf_write_bytes);
+	case IC_SPILL_S: NEFF_I64(spill_save_bytes);
+	case IC_SPILL_R: NEFF_I64(spill_reload_bytes);
+	case IC_PSUM_R: NEFF_I64(psum_read_bytes);
+	case IC_PSUM_W: NEFF_I64(psum_write_bytes);
+	case IC_PSUM_RS: NEFF_I64(psum_read_sbuf_write_bytes);
+	case IC_PERF_MODE: NEFF_STR(performance_mode);
+	case IC_TENSOR_TYPE: NEFF_STR(tensor_instruction_type);
+	case IC_ACT_FN: NEFF_STR(scalar_activation_fn);
+	case IC_TENSOR_EL:
+	case IC_TENSOR_EL_T:
+		for (size_t i = 0; i < n; i++)
+			v[i] = si[i] && (si[i]->is_transpose != 0) == (ic == IC_TENSOR_EL_T) ? si[i]->tensor_elements : 0;
+		return put_i64s(cb, v, known, n);
+	case IC_RAW_FLOPS:
+	case IC_FLOPS_T:
+		for (size_t i = 0; i < n; i++)
+			v[i] = si[i] && (si[i]->is_transpose != 0) == (ic == IC_FLOPS_T) ? si[i]->raw_flops : 0;
+		return put_i64s(cb, v, known, n);
+	case IC_ADJ_FLOPS:
+	case IC_ADJ_FLOPS_T:
+		for (size_t i = 0; i < n; i++)
+			v[i] = si[i] && (si[i]->is_transpose != 0) == (ic == IC_ADJ_FLOPS_T) && si[i]->raw_flops
+				       ? (int64_t)((double)si[i]->raw_flops * p->flops_mult[si[i]->mm_dtype])
+				       : 0;
+		return put_i64s(cb, v, known, n);
+	default:
+		return NXP_E_INVAL;
+	}
+#undef NEFF_I64
+#undef NEFF_STR
+}
+
+/* An error ends the stream: reported now when no row is gathered, else by
+ * the next fill (after the rows). */
+static void fill_error(nxc_stream *s, dev_ctx *d, int rc)
+{
+	nxc_stream_error(s, "%s: %s", s->t->name, d->it.s.err.message[0] ? d->it.s.err.message : nxp_strerror(rc));
+	d->ended = 1;
+}
+
+static int64_t iter_fill(nxc_stream *s, int64_t max)
+{
+	dev_ctx *d = s->ctx;
+	if (d->pending) {
+		int rc = d->pending;
+		d->pending = 0;
+		return rc;
+	}
+	if (d->ended)
+		return 0;
+	for (int i = 0; i < s->b.ncols; i++)
+		if (nxc_col_reserve(&s->b.cols[i], max - s->b.rows)) {
+			s->b.nomem = 1;
+			return NXP_E_NOMEM;
+		}
+	ntff_iter *it = &d->it;
+	irun *ir = NULL;
+	if (d->ic && !(ir = malloc(sizeof(*ir)))) {
+		s->b.nomem = 1;
+		return NXP_E_NOMEM;
+	}
+	int64_t result = 0;
+	while (s->b.rows < max && !d->ended) {
+		/* Gather up to RUN good records from as many runs as it takes (runs
+		 * are short where queues interleave), then write every column once. */
+		size_t k = 0;
+		if (ir)
+			ir->all_known = 1;
+		while (k < RUN && s->b.rows + (int64_t)k < max) {
+			ntff_rec r;
+			int rc = ntff_iter_run(it, &r);
+			if (rc == NXP_END) {
+				d->ended = 1;
+				break;
+			}
+			if (rc < 0) {
+				fill_error(s, d, rc);
+				if (s->b.rows + (int64_t)k == 0) {
+					result = rc;
+					goto out;
+				}
+				d->pending = rc;
+				break;
+			}
+			size_t m = r.n;
+			if (m > RUN - k)
+				m = RUN - k;
+			if (m > (size_t)(max - s->b.rows) - k)
+				m = (size_t)(max - s->b.rows) - k;
+			if (ir) {
+				for (size_t i = 0; i < m; i++) {
+					nxp_ntff_instruction_note n;
+					ntff_decode_instruction(r.rec + i * r.rsize, &n);
+					if (!ntff_instruction_ok(&n)) {
+						ntff_scan_bad(&it->s, 0, ntff_iter_run_offset(it, i));
+						continue;
+					}
+					ir->q[k] = r.q;
+					ir->start[k] = n.start_tick;
+					ir->end[k] = n.end_tick;
+					ir->pc[k] = n.pc;
+					ir->wait[k] = n.wait_ticks;
+					ir->exec[k] = n.execution_index;
+					ir->id[k] = r.id + (int64_t)i;
+					if (d->need_si) {
+						const nxp_static_instr *si = n.pc < r.q->nsi ? &r.q->si[n.pc] : NULL;
+						ir->si[k] = si;
+						if (!si) {
+							ir->all_known = 0;
+							it->s.stats.unknown_pcs++;
+						}
+					}
+					k++;
+				}
+			} else {
+				size_t i = 0;
+				for (; i < m; i++) {
+					it->s.next_id = r.id + (int64_t)i;
+					int frc = d->nt->fill(&it->s, r.q, r.rec + i * r.rsize, d->recs + k * d->rsize);
+					if (frc < 0) {
+						/* the rows gathered are good; the error comes after them */
+						it->s.next_id = r.id;
+						fill_error(s, d, frc);
+						if (s->b.rows + (int64_t)k == 0) {
+							result = frc;
+							goto out;
+						}
+						d->pending = frc;
+						break;
+					}
+					if (frc == NTFF_BAD)
+						ntff_scan_bad(&it->s, 0, ntff_iter_run_offset(it, i));
+					else
+						k++;
+				}
+				if (d->ended)
+					break;
+				it->s.next_id = r.id;
+			}
+			ntff_iter_skip(it, m); /* a read error here ends the next ntff_iter_run */
+		}
+		ir ? (void)(ir->n = k) : (void)0;
+		it->s.stats.records += (int64_t)k;
+		for (int c = 0; c < s->b.ncols && k > 0; c++) {
+			int bad = ir ? put_instruction_col(&s->b.cols[c], d->ic[c], ir, d->p)
+				     : scatter(&s->b.cols[c], d->recs, d->rsize, k, 0);
+			if (bad) {
+				s->b.nomem = 1;
+				result = NXP_E_NOMEM;
+				goto out;
+			}
+		}
+		s->b.rows += (int64_t)k;
+	}
+	result = s->b.rows;
+out:
+	free(ir);
+	return result;
+}
+
+static uint64_t tick_of(const nxp_profile *p, int64_t ns)
+{
+	if (ns <= 0)
+		return 0;
+	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
+	if ((uint64_t)ns > ((uint64_t)INT64_MAX + 1) / tpn)
+		return (uint64_t)INT64_MAX + 1; /* beyond every valid key (as the cursor) */
+	return (uint64_t)ns * tpn;
+}
+
 int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 {
 	dev_ctx *d = calloc(1, sizeof(*d));
 	if (!d)
 		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+	d->p = p;
 	d->rsize = s->t->rec_size;
-	d->recs = calloc(RUN, d->rsize);
-	if (!d->recs) {
-		dev_free(d);
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
-	}
+	d->nt = ntff_table_get(s->t->cursor_table);
 	nxp_cursor_options co;
 	nxp_cursor_options_init(&co);
 	co.start_ts = s->opts.start_ts;
@@ -213,15 +552,62 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 	co.engine = s->opts.engine;
 	co.pcore_idx = s->opts.pcore_idx;
 	co.queue_name = s->opts.queue_name;
-	int rc = nxp_cursor_open(&d->cur, p, s->t->cursor_table, &co, st);
-	if (rc) {
-		dev_free(d);
-		return rc;
+	int rc;
+	if (!d->nt || d->nt->derived || co.engine < -1 || co.engine >= NXP_ENGINE_COUNT || co.pcore_idx < -1) {
+		/* ActiveTime, and the cursor's own refusals */
+		d->recs = calloc(RUN, d->rsize);
+		if (!d->recs) {
+			dev_free(d);
+			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		}
+		rc = nxp_cursor_open(&d->cur, p, s->t->cursor_table, &co, st);
+		if (rc) {
+			dev_free(d);
+			return rc;
+		}
+		s->fill = cursor_fill;
+	} else {
+		if (s->t->cursor_table == NXP_TABLE_INSTRUCTION) {
+			d->ic = malloc((size_t)(s->b.ncols ? s->b.ncols : 1) * sizeof(int));
+			if (!d->ic) {
+				dev_free(d);
+				return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			}
+			for (int i = 0; i < s->b.ncols; i++) {
+				int ic = 0;
+				while (ic < IC_COUNT && strcmp(ic_names[ic], s->b.cols[i].col->name))
+					ic++;
+				if (ic == IC_COUNT) {
+					dev_free(d);
+					return nxp_fail(st, NXP_E_INVAL, -1, "Instruction column \"%s\" has no source",
+							s->b.cols[i].col->name);
+				}
+				d->ic[i] = ic;
+				if (ic == IC_PC_IN_NEFF || s->b.cols[i].col->neff)
+					d->need_si = 1;
+			}
+		} else if (!(d->recs = calloc(RUN, d->rsize))) {
+			dev_free(d);
+			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		}
+		uint64_t from = co.start_ts == INT64_MIN ? 0 : tick_of(p, co.start_ts);
+		uint64_t to = co.end_ts == INT64_MAX ? UINT64_MAX : tick_of(p, co.end_ts);
+		rc = ntff_iter_open(&d->it, p, d->nt, &co, from, to);
+		if (rc) {
+			dev_free(d);
+			return nxp_fail(st, rc, -1, "out of memory");
+		}
+		d->it_open = 1;
+		if ((rc = ntff_iter_seek(&d->it, from)) < 0) {
+			nxp_status_copy(st, &d->it.s.err);
+			dev_free(d);
+			return rc;
+		}
+		s->fill = iter_fill;
 	}
 	for (int i = 0; i < s->b.ncols; i++)
-		s->b.cols[i].stable_strings = 1; /* cursor strings live as long as the profile */
+		s->b.cols[i].stable_strings = 1; /* profile strings live as long as the profile */
 	s->ctx = d;
 	s->free_ctx = dev_free;
-	s->fill = dev_fill;
 	return 0;
 }
