@@ -331,8 +331,6 @@ static int pf_finish(tl_sink *base, int64_t *bytes)
 	int rc = pf_flush(s);
 	if (rc)
 		return rc;
-	if (fsync(s->fd) && errno != EINVAL && errno != EROFS)
-		return nxp_fail(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s", strerror(errno));
 	int fd = s->fd;
 	s->fd = -1;
 	if (close(fd))
