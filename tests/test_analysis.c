@@ -131,7 +131,7 @@ static void sem(nxp_ntff_writer *w, int32_t q, uint64_t t, int idx, int source, 
 	ck_assert_int_eq(nxp_ntff_writer_semaphore(w, q, &n), NXP_OK);
 }
 
-static void make_chain_ntff(const char *path)
+static void make_chain_ntff(const char *path, uint64_t x)
 {
 	nxp_ntff_info info;
 	nxp_ntff_info_init(&info);
@@ -145,31 +145,37 @@ static void make_chain_ntff(const char *path)
 	int32_t qd = add_q(w, NXP_QUEUE_DMA, -1, "q_in");
 	int32_t qs = add_q(w, NXP_QUEUE_SEMAPHORE, -1, NULL);
 	instr(w, qi[NXP_ENGINE_SYNC], 0, 100, 0);
-	instr(w, qi[NXP_ENGINE_TENSOR], 0, 1000, 600);
-	instr(w, qi[NXP_ENGINE_SCALAR], 0, 1300, 1000);
+	/* x > 0 stretches the DMA by x ns (a DMA-bound kernel) */
+	instr(w, qi[NXP_ENGINE_TENSOR], 0, 1000 + x, 600 + (uint32_t)x);
+	instr(w, qi[NXP_ENGINE_SCALAR], 0, 1300 + x, 1000 + (uint32_t)x);
 	instr(w, qi[NXP_ENGINE_VECTOR], 10, 200, 0);
 	packet(w, qd, 150, 400, 0, 0);
-	packet(w, qd, 400, 600, 0, 1);
-	sem(w, qs, 600, 1, NXP_ENGINE_SYNC, 1);
-	sem(w, qs, 1000, 2, NXP_ENGINE_TENSOR, 1);
+	packet(w, qd, 400, 600 + x, 0, 1);
+	sem(w, qs, 600 + x, 1, NXP_ENGINE_SYNC, 1);
+	sem(w, qs, 1000 + x, 2, NXP_ENGINE_TENSOR, 1);
 	ck_assert_int_eq(nxp_ntff_writer_finish(w), NXP_OK);
 	nxp_ntff_writer_close(w);
 }
 
 static char *dir, *neff_path, *ntff_path;
 
-static nxp_profile *open_chain(void)
+static nxp_profile *open_chain_x(uint64_t x)
 {
 	dir = tu_tmpdir();
 	neff_path = tu_path(dir, "chain.neff");
 	ntff_path = tu_path(dir, "chain.ntff");
 	make_neff(neff_path);
-	make_chain_ntff(ntff_path);
+	make_chain_ntff(ntff_path, x);
 	nxp_profile *p;
 	nxp_status st;
 	nxp_status_init(&st);
 	ck_assert_msg(nxp_profile_open_path(&p, neff_path, ntff_path, NULL, &st) == NXP_OK, "%s", st.message);
 	return p;
+}
+
+static nxp_profile *open_chain(void)
+{
+	return open_chain_x(0);
 }
 
 static void close_chain(nxp_profile *p)
@@ -383,6 +389,71 @@ START_TEST(chain_critical_path)
 }
 END_TEST
 
+static int fired(nxp_insights *in, const char *rule, const char **severity)
+{
+	for (size_t i = 0; i < nxp_insights_count(in); i++) {
+		nxp_insight x = {.struct_size = sizeof(x)};
+		ck_assert_int_eq(nxp_insights_get(in, i, &x), NXP_OK);
+		ck_assert(x.message && *x.message && x.recommendation && *x.recommendation);
+		ck_assert_uint_gt(x.evidence_count, 0);
+		if (!strcmp(x.rule, rule)) {
+			if (severity)
+				*severity = x.severity;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The chain: DMA 450 ns vs Tensor 400 ns, no throttling, one execution: no
+ * dma_bound, no throttling, no idle gaps, no resource over 60 % of the path.
+ * Stretched by 20 us of DMA: dma_bound (critical: > 3x the Tensor engine) and
+ * dma:q_in dominating the critical path. */
+START_TEST(insights_fire_and_not)
+{
+	nxp_status st;
+	nxp_status_init(&st);
+	nxp_profile *p = open_chain();
+	nxp_insights *in;
+	ck_assert_msg(nxp_profile_insights(p, NULL, &in, &st) == NXP_OK, "%s", st.message);
+	ck_assert(!fired(in, "dma_bound", NULL));
+	ck_assert(!fired(in, "throttling", NULL));
+	ck_assert(!fired(in, "idle_gaps_between_executions", NULL));
+	ck_assert(!fired(in, "critical_path_dominated", NULL));
+	ck_assert(!fired(in, "small_dma_transfers", NULL));
+	nxp_insights_close(in);
+	close_chain(p);
+
+	p = open_chain_x(20000);
+	ck_assert_int_eq(nxp_profile_insights(p, NULL, &in, &st), NXP_OK);
+	const char *sev = NULL;
+	ck_assert(fired(in, "dma_bound", &sev));
+	ck_assert_str_eq(sev, "critical");
+	ck_assert(fired(in, "critical_path_dominated", NULL));
+	ck_assert(!fired(in, "throttling", NULL));
+	/* decreasing severity */
+	for (size_t i = 1; i < nxp_insights_count(in); i++) {
+		nxp_insight a = {.struct_size = sizeof(a)}, b = {.struct_size = sizeof(b)};
+		nxp_insights_get(in, i - 1, &a);
+		nxp_insights_get(in, i, &b);
+		ck_assert_int_ge(a.severity_level, b.severity_level);
+	}
+	nxp_insight x = {.struct_size = sizeof(x)};
+	ck_assert_int_eq(nxp_insights_get(in, 99, &x), NXP_E_RANGE);
+	nxp_insights_close(in);
+	/* the critical path still sums exactly */
+	nxp_critical_path *cp;
+	ck_assert_int_eq(nxp_profile_critical_path(p, NULL, &cp, &st), NXP_OK);
+	int64_t total, sum;
+	nxp_critical_path_interval(cp, NULL, NULL, &total);
+	ck_assert_int_eq(total, 21300);
+	ck_assert_int_eq(breakdown(cp, "dma:q_in", &sum), 20500);
+	ck_assert_int_eq(sum, total);
+	nxp_critical_path_close(cp);
+	close_chain(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("analysis");
@@ -390,6 +461,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, chain_flows);
 	tcase_add_test(tc, chain_critical_path);
+	tcase_add_test(tc, insights_fire_and_not);
 	suite_add_tcase(s, tc);
 	return s;
 }
