@@ -9,6 +9,7 @@
 #include "neff_internal.h"
 #include "ntff_layout.h"
 
+#include <pthread.h>
 #include <stdint.h>
 
 /* A DATA section as listed by the index (or found by a linear walk). */
@@ -55,9 +56,11 @@ struct nxp_profile {
 	int used_index;           /* 1 = footer + INDEX, 0 = linear walk */
 	nxp_metadata meta;
 	double flops_mult[256];   /* adjusted FLOPs multiplier per dtype for meta.arch */
-	char *sem_names[256];     /* lazily built "S[n]" names, 256 per chunk */
-	struct ntff_arena *arena; /* profile-lifetime strings made while reading */
-	nxp_status err;
+	/* The only state filled after open (by cursors, on any thread): */
+	char *_Atomic sem_names[256]; /* lazily built "S[n]" names, 256 per chunk */
+	struct ntff_arena *arena;     /* profile-lifetime strings made while reading */
+	pthread_mutex_t lock;         /* guards building a sem_names chunk and arena */
+	nxp_status err;               /* written at open only */
 };
 
 /* Strings owned by the profile. NULL when out of memory. */
@@ -90,10 +93,13 @@ static inline const char *ntff_str(const nxp_profile *p, uint64_t ref)
  *   active_time.c   ActiveTime, a derived table: a scan, one merge per (engine,
  *                   pcore) and the busy-interval engine (common/intervals.h).
  *
- * Uses: cursor.c -> merge.c, records.c (and active_time.c only through its
- * descriptor); active_time.c -> queue_reader.c, merge.c, the record checks;
- * profile_open.c -> queue_reader.c, merge.c; merge.c -> queue_reader.c.
- * Nothing uses cursor.c's struct, and nothing here includes the summary.
+ * Uses (functions; no circle): cursor.c -> records.c (the descriptor),
+ * merge.c; records.c -> merge.c (its per-table loops step an ntff_iter),
+ * active_time.c (the descriptor points at its body); active_time.c ->
+ * merge.c, queue_reader.c, the record checks; profile_open.c -> merge.c,
+ * queue_reader.c; merge.c -> queue_reader.c (and reads descriptors, which
+ * are data); queue_reader.c -> the layout.  Nothing outside cursor.c sees
+ * its struct, and nothing here includes the summary.
  * ========================================================================== */
 
 typedef struct ntff_scan ntff_scan;
@@ -275,8 +281,15 @@ typedef struct ntff_table {
 
 /* The descriptor of a public table, NULL for an unknown table number. */
 const ntff_table *ntff_table_get(int table);
-/* Whether the options select q for table t (pcore, then t->selects). */
-int ntff_table_selects(const ntff_table *t, const ntff_queue *q, const nxp_cursor_options *o);
+/* Whether the options select q for table t (pcore, queue kind, then t->selects). */
+static inline int ntff_table_selects(const ntff_table *t, const ntff_queue *q, const nxp_cursor_options *o)
+{
+	if (o->pcore_idx >= 0 && q->pcore != o->pcore_idx)
+		return 0;
+	if (t->queue_kind && q->kind != t->queue_kind)
+		return 0;
+	return t->selects(q, o);
+}
 
 /* ActiveTime's body (active_time.c). */
 extern const ntff_derived_ops ntff_active_time_ops;

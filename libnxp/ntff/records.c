@@ -354,12 +354,3 @@ const ntff_table *ntff_table_get(int table)
 			return &tables[i];
 	return NULL;
 }
-
-int ntff_table_selects(const ntff_table *t, const ntff_queue *q, const nxp_cursor_options *o)
-{
-	if (o->pcore_idx >= 0 && q->pcore != o->pcore_idx)
-		return 0;
-	if (t->queue_kind && q->kind != t->queue_kind)
-		return 0;
-	return t->selects(q, o);
-}
