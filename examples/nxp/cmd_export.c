@@ -23,6 +23,43 @@ static void progress(void *user, const char *table, int done, int total)
 		fprintf(stderr, "\rnxp export: %d tables written%-24s\n", total, "");
 }
 
+/* Records and sections the export skipped (the Warning table's rows of those
+ * categories), or -1 when they cannot be counted. */
+static int64_t skipped_count(nxp_profile *p, int64_t *sections)
+{
+	static const char *const cols[] = {"category", "record_count", NULL};
+	nxp_table_options to;
+	nxp_table_options_init(&to);
+	to.columns = cols;
+	struct ArrowArrayStream s;
+	nxp_status st;
+	nxp_status_init(&st);
+	if (nxp_profile_open_table(&s, p, "Warning", &to, &st))
+		return -1;
+	int64_t recs = 0;
+	*sections = 0;
+	struct ArrowArray a;
+	while (s.get_next(&s, &a) == 0 && a.release) {
+		const struct ArrowArray *cat = a.children[0], *cnt = a.children[1];
+		const int32_t *idx = cat->buffers[1];
+		const int32_t *off = cat->dictionary->buffers[1];
+		const char *chars = cat->dictionary->buffers[2];
+		const int64_t *n = cnt->buffers[1];
+		for (int64_t i = 0; i < a.length; i++) {
+			int32_t k = idx[i + cat->offset];
+			size_t len = (size_t)(off[k + 1] - off[k]);
+			const char *c = chars + off[k];
+			if (len == 15 && !memcmp(c, "skipped_records", 15))
+				recs += n[i + cnt->offset];
+			else if (len == 16 && !memcmp(c, "skipped_sections", 16))
+				*sections += n[i + cnt->offset];
+		}
+		a.release(&a);
+	}
+	s.release(&s);
+	return recs;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	/* --format perfetto|chrome-json: a timeline file (cmd_export_timeline.c). */
@@ -120,6 +157,15 @@ int cmd_export(int argc, char **argv)
 			return 1;
 		}
 		rc = nxp_profile_export_parquet(p, out, &eo, &st);
+		if (!rc) {
+			/* damaged input: what was left out, counted (Warning.parquet has the rows) */
+			int64_t secs = 0, recs = skipped_count(p, &secs);
+			if (recs > 0 || secs > 0)
+				fprintf(stderr,
+					"nxp export: %lld damaged record%s and %lld section%s skipped "
+					"(see Warning.parquet or `nxp dump`)\n",
+					(long long)recs, recs == 1 ? "" : "s", (long long)secs, secs == 1 ? "" : "s");
+		}
 		nxp_profile_close(p);
 	}
 	free(tcopy);

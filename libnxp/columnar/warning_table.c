@@ -2,18 +2,19 @@
 /* Warning: the problems met while reading a profile, to check first.  Every
  * device table's cursor is drained (ActiveTime is left out: it reads the
  * instruction queues again) and its counters watched: skipped records and
- * sections become rows with the byte offset the cursor reports.  Records are
- * fetched one at a time (RUN) so that every skipped record gets its own row
- * and offset; should one fetch skip several, the row counts them and gives the
- * last one's offset. */
+ * sections become rows with the byte offset the cursor reports.  The tables
+ * are walked through the NTFF module's internal iteration run by run
+ * (ntff_iter_run): each record is checked with its table's check (no public
+ * struct, no NEFF join), so every skipped record gets its own row and offset
+ * at the cost of a decode; skipped sections are seen in the scan's counters
+ * between runs. */
 #include "columnar_priv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ntff_priv.h"
 #include "status.h"
-
-#define RUN 1
 
 enum { W_MESSAGE, W_CATEGORY, W_TABLE, W_OFFSET, W_COUNT };
 
@@ -44,14 +45,13 @@ static void row(nxc_builder *b, const char *msg, const char *cat, const char *ta
 static const struct {
 	int table;
 	const char *name;
-	size_t rsize;
 } walk[] = {
-	{ NXP_TABLE_INSTRUCTION, "Instruction", sizeof(nxp_instruction) },
-	{ NXP_TABLE_DMA_PACKET, "DmaPacket", sizeof(nxp_dma_packet) },
-	{ NXP_TABLE_SEMAPHORE_UPDATE, "SemaphoreUpdate", sizeof(nxp_semaphore_update) },
-	{ NXP_TABLE_THROTTLE, "Throttle", sizeof(nxp_throttle) },
-	{ NXP_TABLE_ERROR, "Error", sizeof(nxp_error_record) },
-	{ NXP_TABLE_EXECUTION, "ExecutionInfo", sizeof(nxp_execution) },
+	{ NXP_TABLE_INSTRUCTION, "Instruction" },
+	{ NXP_TABLE_DMA_PACKET, "DmaPacket" },
+	{ NXP_TABLE_SEMAPHORE_UPDATE, "SemaphoreUpdate" },
+	{ NXP_TABLE_THROTTLE, "Throttle" },
+	{ NXP_TABLE_ERROR, "Error" },
+	{ NXP_TABLE_EXECUTION, "ExecutionInfo" },
 };
 
 static int w_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *st)
@@ -75,21 +75,19 @@ static int w_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *s
 		row(b, msg, "damaged_tpb", NULL, -1, md.tpb_damaged);
 	}
 	for (size_t t = 0; t < sizeof(walk) / sizeof(walk[0]); t++) {
-		nxp_cursor *c;
-		rc = nxp_cursor_open(&c, p, walk[t].table, NULL, st);
+		const ntff_table *nt = ntff_table_get(walk[t].table);
+		nxp_cursor_options co;
+		nxp_cursor_options_init(&co);
+		ntff_iter it;
+		rc = ntff_iter_open(&it, p, nt, &co, 0, UINT64_MAX);
 		if (rc)
-			return rc;
-		void *recs = calloc(RUN, walk[t].rsize);
-		if (!recs) {
-			nxp_cursor_close(c);
-			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
-		}
-		nxp_cursor_stats prev = { sizeof(prev), 0, 0, 0, 0, -1, 0 }, cs = prev;
-		for (;;) {
-			size_t got = 0;
-			rc = nxp_cursor_next_batch(c, recs, walk[t].rsize, RUN, &got);
-			nxp_cursor_get_stats(c, &cs);
-			int64_t dr = cs.bad_records - prev.bad_records, ds = cs.skipped_sections - prev.skipped_sections;
+			return nxp_fail(st, rc, -1, "out of memory");
+		int64_t unknown_pcs = 0, prev_sections = 0, prev_bad = 0;
+		rc = ntff_iter_seek(&it, 0);
+		while (rc >= 0) {
+			ntff_rec r;
+			/* records the readers skipped (keys out of order) */
+			int64_t dr = it.s.stats.bad_records - prev_bad;
 			if (dr > 0) {
 				if (dr == 1)
 					snprintf(msg, sizeof(msg), "%s: a record failed its checks and was skipped",
@@ -98,34 +96,50 @@ static int w_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *s
 					snprintf(msg, sizeof(msg),
 						 "%s: %lld records failed their checks and were skipped (offset of the last)",
 						 walk[t].name, (long long)dr);
-				row(b, msg, "skipped_records", walk[t].name, ds > 0 ? -1 : cs.last_bad_offset, dr);
+				row(b, msg, "skipped_records", walk[t].name, it.s.stats.last_bad_offset, dr);
+				prev_bad = it.s.stats.bad_records;
 			}
+			int64_t ds = it.s.stats.skipped_sections - prev_sections;
 			if (ds > 0) {
 				snprintf(msg, sizeof(msg), "%s: %lld section%s skipped (bad CRC or unknown kind)",
 					 walk[t].name, (long long)ds, ds == 1 ? "" : "s");
-				row(b, msg, "skipped_sections", walk[t].name, dr > 0 ? -1 : cs.last_bad_offset, ds);
+				row(b, msg, "skipped_sections", walk[t].name, it.s.stats.last_bad_offset, ds);
+				prev_sections = it.s.stats.skipped_sections;
 			}
-			prev = cs;
-			if (rc == NXP_END)
+			rc = ntff_iter_run(&it, &r);
+			if (rc != NXP_OK)
 				break;
-			if (rc < 0) {
-				nxp_status cst;
-				nxp_status_init(&cst);
-				nxp_cursor_error(c, &cst);
-				snprintf(msg, sizeof(msg), "%s: reading stopped: %s", walk[t].name,
-					 cst.message[0] ? cst.message : nxp_strerror(rc));
-				row(b, msg, "read_error", walk[t].name, cst.offset, 1);
-				break;
+			for (size_t i = 0; i < r.n; i++) {
+				const uint8_t *rec = r.rec + i * r.rsize;
+				if (!nt->check(p, rec)) {
+					int64_t off = (int64_t)ntff_iter_run_offset(&it, i);
+					ntff_scan_bad(&it.s, 0, (uint64_t)off);
+					prev_bad = it.s.stats.bad_records;
+					snprintf(msg, sizeof(msg), "%s: a record failed its checks and was skipped",
+						 walk[t].name);
+					row(b, msg, "skipped_records", walk[t].name, off, 1);
+				} else if (walk[t].table == NXP_TABLE_INSTRUCTION) {
+					nxp_ntff_instruction_note n;
+					ntff_decode_instruction(rec, &n);
+					unknown_pcs += n.pc >= r.q->nsi;
+				}
 			}
+			rc = ntff_iter_skip(&it, r.n);
 		}
-		if (cs.unknown_pcs > 0) {
+		if (rc < 0 && rc != NXP_END) {
+			snprintf(msg, sizeof(msg), "%s: reading stopped: %s", walk[t].name,
+				 it.s.err.message[0] ? it.s.err.message : nxp_strerror(rc));
+			row(b, msg, "read_error", walk[t].name, it.s.err.offset, 1);
+		}
+		if (unknown_pcs > 0) {
 			snprintf(msg, sizeof(msg),
 				 "%s: %lld records have a pc that is not in the NEFF (their static columns are null)",
-				 walk[t].name, (long long)cs.unknown_pcs);
-			row(b, msg, "unknown_pcs", walk[t].name, -1, cs.unknown_pcs);
+				 walk[t].name, (long long)unknown_pcs);
+			row(b, msg, "unknown_pcs", walk[t].name, -1, unknown_pcs);
 		}
-		free(recs);
-		nxp_cursor_close(c);
+		ntff_iter_close(&it);
+		if (b->nomem)
+			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	return 0;
 }

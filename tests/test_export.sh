@@ -1,0 +1,43 @@
+#!/bin/sh
+# nxp export read back by DuckDB (tests/js/export_check.mjs): the demo pair and
+# a synthetic LNC=2 profile, compared with nxp dump (the cursor API) and
+# nxp summary --json; a damaged trace's skipped records counted on stderr.
+# Exit 77 when node or the node packages (./dev.sh installs them) are absent.
+#   test_export.sh NXP_CLI JS_DIR SOURCE_JS_DIR SAMPLES_DIR
+set -eu
+nxp=$1 jsdir=$2 src=$3 samples=$4
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nxp-export.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# damaged input (no node needed): a byte flipped in the middle of the trace
+"$nxp" synth --workload mlp --arch trn2 --lnc 2 --seed 5 --instructions 3000 -o "$tmp/d" --quiet
+size=$(wc -c < "$tmp/d.ntff")
+printf '\377\377\377\377\377\377\377\377' | dd of="$tmp/d.ntff" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+"$nxp" export "$tmp/d.neff" "$tmp/d.ntff" -o "$tmp/dout" --quiet 2> "$tmp/d.err" || fail "export of a damaged trace: $(cat "$tmp/d.err")"
+grep -q 'skipped (see Warning.parquet' "$tmp/d.err" || fail "no skipped count on stderr: $(cat "$tmp/d.err")"
+[ -f "$tmp/dout/Warning.parquet" ] || fail "no Warning.parquet"
+# an intact trace says nothing
+"$nxp" synth --workload mlp --arch trn2 --lnc 2 --seed 5 --instructions 3000 -o "$tmp/ok" --quiet
+"$nxp" export "$tmp/ok.neff" "$tmp/ok.ntff" -o "$tmp/okout" --quiet 2> "$tmp/ok.err"
+[ ! -s "$tmp/ok.err" ] || fail "stderr on an intact trace: $(cat "$tmp/ok.err")"
+
+if ! command -v node >/dev/null 2>&1; then
+	echo "SKIP: node not found (the damaged-trace checks passed)"; exit 77
+fi
+if [ ! -d "$jsdir/node_modules/@duckdb/node-api" ]; then
+	echo "SKIP: $jsdir/node_modules/@duckdb/node-api missing (./dev.sh test runs npm ci there)"; exit 77
+fi
+cp "$src/export_check.mjs" "$jsdir/"
+"$nxp" synth --workload mlp --arch trn2 --lnc 2 --seed 3 --instructions 20000 -o "$tmp/s" --quiet
+for p in "$samples/demo" "$tmp/s"; do
+	name=$(basename "$p")
+	out=$tmp/out-$name dumps=$tmp/dump-$name
+	mkdir -p "$dumps"
+	"$nxp" export "$p.neff" "$p.ntff" -o "$out" --quiet
+	for t in instruction dma semaphore active_time; do
+		"$nxp" dump "$p.neff" "$p.ntff" --table $t --format jsonl > "$dumps/$t.jsonl"
+	done
+	"$nxp" summary "$p.neff" "$p.ntff" --json > "$tmp/summary-$name.json"
+	node "$jsdir/export_check.mjs" "$out" "$dumps" "$tmp/summary-$name.json"
+done
