@@ -19,7 +19,7 @@ ROOT=$PWD
 
 PACKAGES=(meson ninja-build gcc g++ pkg-config python3 libarchive-dev libjansson-dev zlib1g-dev
 	libprotobuf-c-dev protobuf-c-compiler check libmd-dev libdeflate-dev abigail-tools clang
-	libclang-rt-14-dev valgrind python3-pytest)
+	libclang-rt-14-dev valgrind python3-pytest chromium)
 
 log() { printf '==> %s\n' "$*" >&2; }
 

@@ -21,6 +21,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 /* `nxp export ... --format perfetto|chrome-json` (cmd_export_timeline.c). */
 int cmd_export_timeline(int argc, char **argv);
 /* `nxp dump --system ...`: lives with the system-profile module (cmd_dump_system.c). */

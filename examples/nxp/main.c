@@ -31,6 +31,10 @@ static const struct {
 	 "export NEFF NTFF -o DIR [--tables T,...] [--compression zstd|gzip|none] [--force] [--quiet]\n"
 	 "  nxp export --system DIR|FILE -o DIR ...\n"
 	 "      every table as DIR/<Table>.parquet (Instruction, DmaPacket, ..., SchemaFields)"},
+	{"report", cmd_report,
+	 "report NEFF NTFF -o FILE.html [--title T] [--columns N] [--arch A] [--no-analysis] [--force]\n"
+	 "  nxp report --capture DIR -o FILE.html [...]\n"
+	 "      one self-contained HTML page: figures, activity timeline, critical path, insights"},
 	{"capture", cmd_capture,
 	 "capture DIR\n"
 	 "      capture directory overview: processes, NeuronCores, device profiles, problems"},

@@ -39,6 +39,7 @@
 #include <nxp/table.h>
 #include <nxp/timeline.h>
 #include <nxp/analysis.h>
+#include <nxp/report.h>
 
 #ifdef __cplusplus
 extern "C" {
