@@ -22,6 +22,12 @@ int cmd_summary(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_critical_path(int argc, char **argv);
+int cmd_insights(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+/* One insight as a JSON object / as indented text (cmd_insights.c). */
+void cli_insight_json(FILE *f, const nxp_insight *x);
+void cli_insight_text(FILE *f, const nxp_insight *x);
 /* `nxp export ... --format perfetto|chrome-json` (cmd_export_timeline.c). */
 int cmd_export_timeline(int argc, char **argv);
 /* `nxp dump --system ...`: lives with the system-profile module (cmd_dump_system.c). */

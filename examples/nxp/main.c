@@ -35,6 +35,15 @@ static const struct {
 	 "report NEFF NTFF -o FILE.html [--title T] [--columns N] [--arch A] [--no-analysis] [--force]\n"
 	 "  nxp report --capture DIR -o FILE.html [...]\n"
 	 "      one self-contained HTML page: figures, activity timeline, critical path, insights"},
+	{"critical-path", cmd_critical_path,
+	 "critical-path NEFF NTFF [--execution N] [--pcore N] [--json] [--limit N] [--allow-mismatch]\n"
+	 "      the critical path: time per engine / DMA queue / semaphore wait / idle, and its records"},
+	{"insights", cmd_insights,
+	 "insights NEFF NTFF [--json] [--arch A] [--allow-mismatch]\n"
+	 "      rule-based findings (doc/insights.md), most severe first"},
+	{"compare", cmd_compare,
+	 "compare CAPTURE_DIR [--json] [--arch A]\n"
+	 "      one row per device profile of a capture, slowest first, and the straggler"},
 	{"capture", cmd_capture,
 	 "capture DIR\n"
 	 "      capture directory overview: processes, NeuronCores, device profiles, problems"},
