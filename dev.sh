@@ -8,6 +8,8 @@
 #                     "N passed, N failed, N skipped" (skipped: e.g. the tests
 #                     of the optional ../shared corpus when it is absent)
 #   ./dev.sh asan     only the ASan+UBSan run
+#   ./dev.sh tsan     ThreadSanitizer build (clang) of the library and the unit
+#                     tests, run (races fail: halt_on_error)
 #   ./dev.sh abi      compare the built library's ABI with abi/libnxp.abi (abidiff)
 #   ./dev.sh abi-update   rewrite the baseline (after an intended ABI addition)
 #   ./dev.sh fuzz [SECONDS]   build libFuzzer targets with clang and run each
@@ -146,6 +148,16 @@ cmd_asan_only() {
 		run_suite build-asan "ASan+UBSan (unit and bindings)"
 }
 
+# ThreadSanitizer: the library and the C unit suites built with clang
+# -fsanitize=thread; test_threads shares one profile between threads.  The
+# script and binding suites are left out (they would check the shell and the
+# interpreter, which are not instrumented).
+cmd_tsan_only() {
+	CC=clang build build-tsan -Db_sanitize=thread -Db_lundef=false
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+		run_suite build-tsan "ThreadSanitizer (unit)" --suite unit --no-suite script
+}
+
 cmd_test() {
 	ensure_packages
 	build build
@@ -225,6 +237,7 @@ case "${1:-}" in
 demo) cmd_demo ;;
 test) cmd_test ;;
 asan) ensure_packages; cmd_asan_only; report ;;
+tsan) ensure_packages; cmd_tsan_only; report ;;
 abi) cmd_abi ;;
 abi-update) cmd_abi_update ;;
 fuzz) shift; cmd_fuzz "$@" ;;

@@ -18,6 +18,10 @@
 extern "C" {
 #endif
 
+/** An open NEFF.  Read-only after open: its queries may be called from several
+ *  threads at once (only misuse — a NULL argument, a short struct — records
+ *  the handle's last error, read by nxp_neff_error(): do not misuse it from
+ *  two threads at once). */
 typedef struct nxp_neff nxp_neff;
 
 /** Size of the fixed NEFF header. */

@@ -19,7 +19,9 @@
 extern "C" {
 #endif
 
+/** A NEFF/NTFF pair.  Read-only after open: shared by threads (see Cursors). */
 typedef struct nxp_profile nxp_profile;
+/** One table walk: one thread at a time; different cursors on different threads. */
 typedef struct nxp_cursor nxp_cursor;
 
 /** Flags for nxp_profile_options.flags. */
@@ -243,8 +245,17 @@ typedef struct nxp_active_time {
 /** @name Cursors
  * A cursor walks one table in time order across all notification queues
  * (k-way merge: memory is bounded by the number of queues, never by the trace).
- * Several cursors may be open on one profile at once; a profile and its cursors
- * are used from one thread at a time.
+ * Several cursors may be open on one profile at once.
+ *
+ * Threads (since 0.2): an open profile is read-only.  Cursors, Arrow streams
+ * (nxp_profile_open_table), nxp_profile_summarize and the exports may run on
+ * different threads over ONE profile at the same time, each with its own
+ * cursor/stream: the NTFF is read with positioned reads (pread; a callback
+ * source is serialised by a lock inside its nxp_source), and every cursor has
+ * its own buffers, counters and error.  One cursor is used by one thread at a
+ * time.  nxp_profile_close only after every cursor and stream of the profile
+ * is closed and no call on it is running.  Record strings stay valid for the
+ * profile's lifetime whichever thread read them.
  */
 /**@{*/
 typedef struct nxp_cursor_options {

@@ -61,6 +61,8 @@ NXP_API double nxp_hardware_max_ops(const nxp_hardware *hw);
 /* ------------------------------------------------------------------------ */
 /** @name Summary objects (by-name access survives ABI growth) */
 /**@{*/
+/** A summary.  Its getters may be called from several threads; nxp_summary_set,
+ *  _unset and _derive modify it (one thread, no concurrent reader). */
 typedef struct nxp_summary nxp_summary;
 
 /** Value kinds. */

@@ -113,6 +113,8 @@ static inline void nxp_system_options_init(nxp_system_options *o)
  * Rows come in file order, not sorted by time (neither file kind is sorted).
  */
 /**@{*/
+/** A streaming reader: one thread at a time (different readers, including
+ *  readers of one file, on different threads are fine). */
 typedef struct nxp_system_events nxp_system_events;
 
 /** Flags of a system event row. */
@@ -328,6 +330,9 @@ NXP_API void nxp_clock_map_close(nxp_clock_map *m);
 /* ------------------------------------------------------------------------ */
 /** @name Capture directories */
 /**@{*/
+/** A capture directory's inventory.  Read-only after open: its getters and
+ *  nxp_capture_open_profile / _open_events may be called from several threads
+ *  (each call opens a new, independent handle). */
 typedef struct nxp_capture nxp_capture;
 
 /** One file found under the capture directory. */

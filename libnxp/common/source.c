@@ -17,6 +17,10 @@ static nxp_source *src_new(void)
 	if (s) {
 		s->fd = -1;
 		s->size = -1;
+		if (pthread_mutex_init(&s->lock, NULL) != 0) {
+			free(s);
+			return NULL;
+		}
 	}
 	return s;
 }
@@ -125,6 +129,7 @@ void nxp_source_close(nxp_source *src)
 		close(src->fd);
 	if (src->kind == NXP_SRC_CALLBACKS && src->cb.close)
 		src->cb.close(src->user);
+	pthread_mutex_destroy(&src->lock);
 	free(src);
 }
 
@@ -204,6 +209,47 @@ int nxp_src_pread(nxp_source *s, uint64_t off, void *buf, size_t len, size_t *go
 	*got = 0;
 	int rc = nxp_src_seek(s, off);
 	return rc ? rc : nxp_src_read(s, buf, len, got);
+}
+
+int nxp_src_read_at(nxp_source *s, uint64_t off, void *buf, size_t len, size_t *got)
+{
+	*got = 0;
+	if (s->kind == NXP_SRC_MEMORY) {
+		uint64_t size = (uint64_t)s->size;
+		size_t n = off < size ? (len < size - off ? len : (size_t)(size - off)) : 0;
+		if (n)
+			memcpy(buf, s->mem + off, n);
+		*got = n;
+		return NXP_OK;
+	}
+	if (s->kind == NXP_SRC_FD && s->seekable) {
+		/* pread at the offset asked: no shared position, no lock */
+		size_t done = 0;
+		while (done < len) {
+			if (off + done > (uint64_t)INT64_MAX) {
+				*got = done;
+				return NXP_E_IO;
+			}
+			ssize_t r = pread(s->fd, (char *)buf + done, len - done, (off_t)(off + done));
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0) {
+				*got = done;
+				return NXP_E_IO;
+			}
+			if (r == 0)
+				break;
+			done += (size_t)r;
+		}
+		*got = done;
+		return NXP_OK;
+	}
+	pthread_mutex_lock(&s->lock);
+	int rc = nxp_src_seek(s, off);
+	if (!rc)
+		rc = nxp_src_read(s, buf, len, got);
+	pthread_mutex_unlock(&s->lock);
+	return rc;
 }
 
 const uint8_t *nxp_src_map(const nxp_source *s, uint64_t off, size_t len)

@@ -6,6 +6,7 @@
 #include "status.h"
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,19 +18,25 @@ struct ntff_arena {
 	char data[4096 - 2 * sizeof(void *)];
 };
 
+/* Cursors on several threads may share the profile: the arena and the
+ * semaphore-name chunks are the only things they add to it, under p->lock. */
 const char *ntff_hex_string(nxp_profile *p, uint64_t v)
 {
+	pthread_mutex_lock(&p->lock);
 	struct ntff_arena *a = p->arena;
 	if (!a || a->used + 19 > sizeof(a->data)) {
 		a = calloc(1, sizeof(*a));
-		if (!a)
+		if (!a) {
+			pthread_mutex_unlock(&p->lock);
 			return NULL;
+		}
 		a->next = p->arena;
 		p->arena = a;
 	}
 	char *s = a->data + a->used;
 	snprintf(s, 19, "0x%016llx", (unsigned long long)v);
 	a->used += 19;
+	pthread_mutex_unlock(&p->lock);
 	return s;
 }
 
@@ -39,16 +46,21 @@ const char *ntff_semaphore_name(nxp_profile *p, unsigned idx)
 {
 	if (idx > 0xffff)
 		return NULL;
-	char **chunk = &p->sem_names[idx >> 8];
-	if (!*chunk) {
-		char *c = malloc(256 * SEM_NAME_LEN);
-		if (!c)
+	char *_Atomic *slot = &p->sem_names[idx >> 8];
+	char *chunk = atomic_load_explicit(slot, memory_order_acquire); /* built once, then read-only */
+	if (!chunk) {
+		pthread_mutex_lock(&p->lock);
+		chunk = atomic_load_explicit(slot, memory_order_relaxed);
+		if (!chunk && (chunk = malloc(256 * SEM_NAME_LEN)) != NULL) {
+			for (unsigned i = 0; i < 256; i++)
+				snprintf(chunk + i * SEM_NAME_LEN, SEM_NAME_LEN, "S[%u]", (idx & ~0xffu) | i);
+			atomic_store_explicit(slot, chunk, memory_order_release);
+		}
+		pthread_mutex_unlock(&p->lock);
+		if (!chunk)
 			return NULL;
-		for (unsigned i = 0; i < 256; i++)
-			snprintf(c + i * SEM_NAME_LEN, SEM_NAME_LEN, "S[%u]", (idx & ~0xffu) | i);
-		*chunk = c;
 	}
-	return *chunk + (idx & 0xff) * SEM_NAME_LEN;
+	return chunk + (idx & 0xff) * SEM_NAME_LEN;
 }
 
 /* ---- reading whole small sections ------------------------------------------ */
@@ -603,6 +615,10 @@ int nxp_profile_open(nxp_profile **out, nxp_source *neff, nxp_source *ntff, cons
 	nxp_profile *p = calloc(1, sizeof(*p));
 	if (!p)
 		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+	if (pthread_mutex_init(&p->lock, NULL) != 0) {
+		free(p);
+		return nxp_fail(st, NXP_E_NOMEM, -1, "cannot create the profile's lock");
+	}
 	nxp_status_init(&p->err);
 	p->src = ntff;
 	p->file_size = (uint64_t)nxp_source_size(ntff);
@@ -691,6 +707,7 @@ void nxp_profile_close(nxp_profile *p)
 	}
 	nxp_source_close(p->own_neff_src);
 	nxp_source_close(p->own_ntff_src);
+	pthread_mutex_destroy(&p->lock);
 	free(p);
 }
 

@@ -156,7 +156,7 @@ static int load_section(ntff_scan *s, ntff_qreader *qr)
 		size_t got;
 		if (grow(&qr->buf, &qr->cap, &qr->own_buf, (size_t)total))
 			return sfail(s, NXP_E_NOMEM, sec->offset, "out of memory reading the section");
-		int rc = nxp_src_pread(p->src, sec->offset, qr->buf, (size_t)total, &got);
+		int rc = nxp_src_read_at(p->src, sec->offset, qr->buf, (size_t)total, &got);
 		if (rc)
 			return sfail(s, rc == NXP_E_UNSUPPORTED ? NXP_E_IO : rc, sec->offset, "read error in the section");
 		if (got < total)
