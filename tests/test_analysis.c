@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define SBUF 0x1000u
@@ -131,7 +132,9 @@ static void sem(nxp_ntff_writer *w, int32_t q, uint64_t t, int idx, int source, 
 	ck_assert_int_eq(nxp_ntff_writer_semaphore(w, q, &n), NXP_OK);
 }
 
-static void make_chain_ntff(const char *path, uint64_t x)
+/* x > 0 stretches the DMA by x ns (a DMA-bound kernel); thr > 0 adds a power
+ * throttle window of thr ns at [200, 200 + thr). */
+static void make_chain_ntff_thr(const char *path, uint64_t x, uint64_t thr)
 {
 	nxp_ntff_info info;
 	nxp_ntff_info_init(&info);
@@ -153,8 +156,20 @@ static void make_chain_ntff(const char *path, uint64_t x)
 	packet(w, qd, 400, 600 + x, 0, 1);
 	sem(w, qs, 600 + x, 1, NXP_ENGINE_SYNC, 1);
 	sem(w, qs, 1000 + x, 2, NXP_ENGINE_TENSOR, 1);
+	if (thr) {
+		int32_t qt = add_q(w, NXP_QUEUE_THROTTLE, -1, NULL);
+		int64_t type = nxp_ntff_writer_string(w, "power");
+		ck_assert_int_gt(type, 0);
+		nxp_ntff_throttle_note tn = {200, thr, 3, 4, (uint32_t)type};
+		ck_assert_int_eq(nxp_ntff_writer_throttle(w, qt, &tn), NXP_OK);
+	}
 	ck_assert_int_eq(nxp_ntff_writer_finish(w), NXP_OK);
 	nxp_ntff_writer_close(w);
+}
+
+static void make_chain_ntff(const char *path, uint64_t x)
+{
+	make_chain_ntff_thr(path, x, 0);
 }
 
 static char *dir, *neff_path, *ntff_path;
@@ -454,6 +469,155 @@ START_TEST(insights_fire_and_not)
 }
 END_TEST
 
+/* The chain with a 500 ns power throttle window: the throttling insight fires
+ * (warning, 500 ns of evidence, over the exec interval) and nothing else
+ * changes; the same chain without the window does not (insights_fire_and_not). */
+START_TEST(insights_throttled_window)
+{
+	nxp_status st;
+	nxp_status_init(&st);
+	dir = tu_tmpdir();
+	neff_path = tu_path(dir, "chain.neff");
+	ntff_path = tu_path(dir, "chain.ntff");
+	make_neff(neff_path);
+	make_chain_ntff_thr(ntff_path, 0, 500);
+	nxp_profile *p;
+	ck_assert_msg(nxp_profile_open_path(&p, neff_path, ntff_path, NULL, &st) == NXP_OK, "%s", st.message);
+	nxp_insights *in;
+	ck_assert_msg(nxp_profile_insights(p, NULL, &in, &st) == NXP_OK, "%s", st.message);
+	const char *sev = NULL;
+	ck_assert(fired(in, "throttling", &sev));
+	ck_assert_str_eq(sev, "warning");
+	int found = 0;
+	for (size_t i = 0; i < nxp_insights_count(in); i++) {
+		nxp_insight x = {.struct_size = sizeof(x)};
+		ck_assert_int_eq(nxp_insights_get(in, i, &x), NXP_OK);
+		if (strcmp(x.rule, "throttling"))
+			continue;
+		found = 1;
+		ck_assert_str_eq(x.evidence[0].name, "throttle_active_time_ns");
+		ck_assert(x.evidence[0].value == 500.0);
+		ck_assert_ptr_nonnull(strstr(x.message, "500 ns"));
+	}
+	ck_assert(found);
+	ck_assert(!fired(in, "dma_bound", NULL));
+	ck_assert(!fired(in, "critical_path_dominated", NULL));
+	nxp_insights_close(in);
+	/* the throttle window does not change the critical path */
+	nxp_critical_path *cp;
+	ck_assert_int_eq(nxp_profile_critical_path(p, NULL, &cp, &st), NXP_OK);
+	int64_t total, sum;
+	nxp_critical_path_interval(cp, NULL, NULL, &total);
+	ck_assert_int_eq(total, 1300);
+	breakdown(cp, "idle", &sum);
+	ck_assert_int_eq(sum, total);
+	nxp_critical_path_close(cp);
+	close_chain(p);
+}
+END_TEST
+
+/* A capture of three ranks (one process directory each, NEFF + NTFF named as
+ * the runtime names them), rank `slow` (or none: -1) with the DMA stretched by
+ * 20 us, the others by 10 ns per rank index.  Returns the directory; `files`
+ * collects what to remove. */
+static char *make_capture(int slow, char **files, int *nfiles)
+{
+	char *top = tu_tmpdir();
+	*nfiles = 0;
+	for (int r = 0; r < 3; r++) {
+		char name[128];
+		snprintf(name, sizeof(name), "i-0123456789abcdef0_pid_%d", 100 + r);
+		char *pd = tu_path(top, name);
+		ck_assert_int_eq(mkdir(pd, 0700), 0);
+		snprintf(name, sizeof(name), "neff_11%d.neff", r);
+		char *ne = tu_path(pd, name);
+		snprintf(name, sizeof(name), "11%d_instid_0_vnc_%d.ntff", r, r);
+		char *nt = tu_path(pd, name);
+		make_neff(ne);
+		make_chain_ntff(nt, r == slow ? 20000 : (uint64_t)r * 10);
+		files[(*nfiles)++] = ne;
+		files[(*nfiles)++] = nt;
+		files[(*nfiles)++] = pd;
+	}
+	return top;
+}
+
+static void remove_capture(char *top, char **files, int nfiles)
+{
+	for (int i = 0; i < nfiles; i++) {
+		if (remove(files[i]))
+			rmdir(files[i]);
+		free(files[i]);
+	}
+	rmdir(top);
+	free(top);
+}
+
+START_TEST(compare_straggler)
+{
+	nxp_status st;
+	nxp_status_init(&st);
+	for (int slow = -1; slow < 3; slow += 2) { /* no straggler, then rank 1 */
+		char *files[9];
+		int nfiles;
+		char *top = make_capture(slow, files, &nfiles);
+		nxp_capture *cap;
+		ck_assert_msg(nxp_capture_open(&cap, top, &st) == NXP_OK, "%s", st.message);
+		ck_assert_uint_eq(nxp_capture_profile_count(cap), 3);
+		nxp_comparison *cmp;
+		ck_assert_msg(nxp_capture_compare(cap, NULL, &cmp, &st) == NXP_OK, "%s", st.message);
+		ck_assert_uint_eq(nxp_comparison_count(cmp), 3);
+		nxp_comparison_row r[3];
+		for (int i = 0; i < 3; i++) {
+			r[i].struct_size = sizeof(r[i]);
+			ck_assert_int_eq(nxp_comparison_get(cmp, (size_t)i, &r[i]), NXP_OK);
+			ck_assert_int_eq(r[i].status, 0);
+			ck_assert(r[i].nc_idx >= 0 && r[i].nc_idx <= 2); /* from _vnc_<r> */
+			ck_assert_int_eq(r[i].process_id, 100 + r[i].nc_idx);
+		}
+		nxp_comparison_row bad = {.struct_size = sizeof(bad)};
+		ck_assert_int_eq(nxp_comparison_get(cmp, 3, &bad), NXP_E_RANGE);
+		/* slowest first, gaps to the fastest */
+		ck_assert_int_ge(r[0].total_ns, r[1].total_ns);
+		ck_assert_int_ge(r[1].total_ns, r[2].total_ns);
+		for (int i = 0; i < 3; i++)
+			ck_assert_int_eq(r[i].gap_ns, r[i].total_ns - r[2].total_ns);
+		ck_assert_int_eq(r[2].gap_ns, 0);
+		ck_assert_str_eq(r[2].explaining_figure, "");
+		const nxp_insights *in = nxp_comparison_insights(cmp);
+		ck_assert_ptr_nonnull(in);
+		int straggler = 0;
+		for (size_t i = 0; i < nxp_insights_count(in); i++) {
+			nxp_insight x = {.struct_size = sizeof(x)};
+			ck_assert_int_eq(nxp_insights_get(in, i, &x), NXP_OK);
+			if (!strcmp(x.rule, "straggler")) {
+				straggler = 1;
+				ck_assert_str_eq(x.severity, "critical"); /* 21300 vs 1300 ns: far over 20 % */
+			}
+		}
+		if (slow < 0) {
+			/* ranks differ by 10 and 20 ns of DMA: under 5 %, no straggler */
+			ck_assert_int_eq(r[0].total_ns, 1320);
+			ck_assert_int_eq(r[2].total_ns, 1300);
+			ck_assert(!straggler);
+		} else {
+			ck_assert(straggler);
+			ck_assert_int_eq(r[0].nc_idx, 1);
+			ck_assert_int_eq(r[0].total_ns, 21300);
+			ck_assert_int_eq(r[0].gap_ns, 20000);
+			ck_assert_int_eq(r[0].dma_bytes, r[2].dma_bytes);
+			ck_assert_int_gt(r[0].dma_active_ns, r[2].dma_active_ns + 19000);
+			/* the DMA explains the gap */
+			ck_assert_msg(strstr(r[0].explaining_figure, "dma") != NULL, "%s", r[0].explaining_figure);
+			ck_assert_int_gt(r[0].explaining_delta_ns, 19000);
+		}
+		nxp_comparison_close(cmp);
+		nxp_capture_close(cap);
+		remove_capture(top, files, nfiles);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("analysis");
@@ -462,6 +626,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, chain_flows);
 	tcase_add_test(tc, chain_critical_path);
 	tcase_add_test(tc, insights_fire_and_not);
+	tcase_add_test(tc, insights_throttled_window);
+	tcase_add_test(tc, compare_straggler);
 	suite_add_tcase(s, tc);
 	return s;
 }
