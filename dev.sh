@@ -21,7 +21,7 @@ ROOT=$PWD
 
 PACKAGES=(meson ninja-build gcc g++ pkg-config python3 libarchive-dev libjansson-dev zlib1g-dev
 	libprotobuf-c-dev protobuf-c-compiler check libmd-dev libdeflate-dev abigail-tools clang
-	libclang-rt-14-dev valgrind python3-pytest chromium)
+	libclang-rt-14-dev valgrind python3-pytest chromium python3-pandas python3-dask python3-distributed)
 
 log() { printf '==> %s\n' "$*" >&2; }
 
