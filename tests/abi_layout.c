@@ -456,6 +456,72 @@ static void structs(void)
 	F(nxp_export_options, level); F(nxp_export_options, overwrite); F(nxp_export_options, progress);
 	F(nxp_export_options, progress_user);
 	end();
+
+	/* timeline.h (0.2) */
+	S(nxp_timeline_options);
+	F(nxp_timeline_options, struct_size); F(nxp_timeline_options, format); F(nxp_timeline_options, start_ts);
+	F(nxp_timeline_options, end_ts); F(nxp_timeline_options, engine); F(nxp_timeline_options, execution);
+	F(nxp_timeline_options, max_events); F(nxp_timeline_options, counter_window_ns);
+	F(nxp_timeline_options, gzip); F(nxp_timeline_options, overwrite);
+	end();
+
+	S(nxp_timeline_stats);
+	F(nxp_timeline_stats, struct_size); F(nxp_timeline_stats, events); F(nxp_timeline_stats, tracks);
+	F(nxp_timeline_stats, bytes); F(nxp_timeline_stats, truncated); F(nxp_timeline_stats, read_errors);
+	F(nxp_timeline_stats, bad_records); F(nxp_timeline_stats, input_bytes);
+	F(nxp_timeline_stats, skipped_sections);
+	end();
+
+	/* analysis.h (0.2) */
+	S(nxp_flow);
+	F(nxp_flow, struct_size); F(nxp_flow, in_id); F(nxp_flow, out_id); F(nxp_flow, in_table);
+	F(nxp_flow, out_table); F(nxp_flow, dependency_type); F(nxp_flow, gap_time); F(nxp_flow, kind);
+	F(nxp_flow, in_table_id); F(nxp_flow, out_table_id); F(nxp_flow, exact); F(nxp_flow, in_ts);
+	F(nxp_flow, out_ts); F(nxp_flow, pcore_idx);
+	end();
+
+	S(nxp_flow_options);
+	F(nxp_flow_options, struct_size); F(nxp_flow_options, start_ts); F(nxp_flow_options, end_ts);
+	F(nxp_flow_options, pcore_idx); F(nxp_flow_options, window_ns);
+	end();
+
+	S(nxp_critical_path_options);
+	F(nxp_critical_path_options, struct_size); F(nxp_critical_path_options, execution_index);
+	F(nxp_critical_path_options, pcore_idx);
+	end();
+
+	S(nxp_critical_step);
+	F(nxp_critical_step, struct_size); F(nxp_critical_step, table); F(nxp_critical_step, id);
+	F(nxp_critical_step, start_ts); F(nxp_critical_step, end_ts); F(nxp_critical_step, resource);
+	F(nxp_critical_step, label); F(nxp_critical_step, via); F(nxp_critical_step, ns);
+	end();
+
+	S(nxp_critical_resource);
+	F(nxp_critical_resource, struct_size); F(nxp_critical_resource, resource); F(nxp_critical_resource, ns);
+	F(nxp_critical_resource, busy_ns); F(nxp_critical_resource, slack_ns);
+	end();
+
+	S(nxp_insight_evidence);
+	F(nxp_insight_evidence, name); F(nxp_insight_evidence, value); F(nxp_insight_evidence, unit);
+	end();
+
+	S(nxp_insight);
+	F(nxp_insight, struct_size); F(nxp_insight, rule); F(nxp_insight, severity_level); F(nxp_insight, severity);
+	F(nxp_insight, message); F(nxp_insight, recommendation); F(nxp_insight, start_ts); F(nxp_insight, end_ts);
+	F(nxp_insight, evidence); F(nxp_insight, evidence_count);
+	end();
+
+	S(nxp_comparison_row);
+	F(nxp_comparison_row, struct_size); F(nxp_comparison_row, profile_index); F(nxp_comparison_row, ntff_path);
+	F(nxp_comparison_row, instance_id); F(nxp_comparison_row, process_id); F(nxp_comparison_row, nc_idx);
+	F(nxp_comparison_row, total_ns); F(nxp_comparison_row, gap_ns); F(nxp_comparison_row, mfu_present);
+	F(nxp_comparison_row, mfu); F(nxp_comparison_row, engine_active_ns); F(nxp_comparison_row, dma_active_ns);
+	F(nxp_comparison_row, dma_bytes); F(nxp_comparison_row, throttle_ns);
+	F(nxp_comparison_row, host_execute_count); F(nxp_comparison_row, host_execute_total_ns);
+	F(nxp_comparison_row, host_execute_max_ns); F(nxp_comparison_row, host_start_skew_ns);
+	F(nxp_comparison_row, explaining_figure); F(nxp_comparison_row, explaining_delta_ns);
+	F(nxp_comparison_row, status);
+	end();
 }
 
 static void constants(void)
@@ -495,6 +561,15 @@ static void constants(void)
 	C(NXP_NTRACE_PHASE_NONE); C(NXP_NTRACE_PHASE_START); C(NXP_NTRACE_PHASE_STOP); C(NXP_NTRACE_PHASE_INSTANT);
 	/* table.h */
 	C(NXP_PARQUET_ZSTD); C(NXP_PARQUET_GZIP); C(NXP_PARQUET_NONE);
+	/* nxp.h file kinds (0.2) */
+	C(NXP_FILE_UNKNOWN); C(NXP_FILE_EMPTY); C(NXP_FILE_DIRECTORY); C(NXP_FILE_NEFF); C(NXP_FILE_NTFF);
+	C(NXP_FILE_JSON); C(NXP_FILE_JSON_GZIP); C(NXP_FILE_GZIP); C(NXP_FILE_PROTOBUF); C(NXP_FILE_STREAM);
+	/* timeline.h (0.2) */
+	C(NXP_TIMELINE_PERFETTO); C(NXP_TIMELINE_CHROME_JSON);
+	/* analysis.h (0.2) */
+	C(NXP_FLOW_SEMAPHORE_WAIT); C(NXP_FLOW_DMA_TRIGGER); C(NXP_FLOW_DMA_COMPLETION);
+	C(NXP_FLOW_SEMAPHORE_SIGNAL); C(NXP_FLOW_DEFAULT_WINDOW_NS); C(NXP_FLOW_WAITED_ON); C(NXP_FLOW_UNBLOCKED);
+	C(NXP_SEVERITY_INFO); C(NXP_SEVERITY_WARNING); C(NXP_SEVERITY_CRITICAL);
 }
 
 int main(int argc, char **argv)

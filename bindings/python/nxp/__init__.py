@@ -38,6 +38,8 @@ from ._system import (SYSFILE_KINDS, ClockMap, CpuUsage, HostMemUsage, HostStats
 from ._capture import PAIRINGS, Capture, CaptureFile, CaptureProcess, CaptureProfile
 from ._syswriter import SysprofWriter, trace_info_write, trace_json_write
 from ._writer import NeffWriter, NtffWriter, encode_instruction
+from ._analysis import (INSIGHT_RULES, TIMELINE_FORMATS, Comparison, ComparisonRow, CriticalPath, CriticalResource,
+                        CriticalStep, FileKind, Flow, FlowCursor, compare_capture, file_kind, file_kind_of_bytes)
 
 ENGINES = ("tensor", "vector", "scalar", "gpsimd", "sync")
 
@@ -73,5 +75,7 @@ __all__ = [
     "SystemEvents", "SystemEvent", "system_events", "HostStats", "CpuUsage", "HostMemUsage", "cpu_usage",
     "host_mem_usage", "trace_info", "ClockMap", "clock_map", "system_event_group", "Capture", "CaptureFile",
     "CaptureProcess", "CaptureProfile", "PAIRINGS", "SYSFILE_KINDS", "SysprofWriter", "trace_info_write",
-    "trace_json_write",
+    "trace_json_write", "FileKind", "file_kind", "file_kind_of_bytes", "Flow", "FlowCursor", "CriticalPath",
+    "CriticalStep", "CriticalResource", "Comparison", "ComparisonRow", "compare_capture", "INSIGHT_RULES",
+    "TIMELINE_FORMATS",
 ]

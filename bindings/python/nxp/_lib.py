@@ -191,6 +191,36 @@ _PROTOS = {
                                       POINTER(S.nxp_table_options), ST]),
     "nxp_profile_export_parquet": (c_int, [P, c_char_p, POINTER(S.nxp_export_options), ST]),
     "nxp_system_export_parquet": (c_int, [c_char_p, c_char_p, POINTER(S.nxp_export_options), ST]),
+    # nxp.h file kinds (0.2)
+    "nxp_file_kind_detect": (c_int, [c_char_p, POINTER(c_int), ST]),
+    "nxp_file_kind_detect_buffer": (c_int, [c_void_p, c_size_t, c_int64, POINTER(c_int)]),
+    "nxp_file_kind_name": (c_char_p, [c_int]),
+    # timeline.h (0.2)
+    "nxp_profile_export_timeline": (c_int, [P, c_char_p, POINTER(S.nxp_timeline_options),
+                                            POINTER(S.nxp_timeline_stats), ST]),
+    # analysis.h (0.2)
+    "nxp_flow_cursor_open": (c_int, [POINTER(P), P, POINTER(S.nxp_flow_options), ST]),
+    "nxp_flow_cursor_next": (c_int, [P, POINTER(S.nxp_flow)]),
+    "nxp_flow_cursor_error": (c_int, [P, ST]),
+    "nxp_flow_cursor_close": (None, [P]),
+    "nxp_profile_flows_of": (c_int, [P, c_int, c_int64, c_int, c_void_p, c_size_t, c_size_t, POINTER(c_size_t),
+                                     ST]),
+    "nxp_profile_critical_path": (c_int, [P, POINTER(S.nxp_critical_path_options), POINTER(P), ST]),
+    "nxp_critical_path_close": (None, [P]),
+    "nxp_critical_path_interval": (c_int, [P, POINTER(c_int64), POINTER(c_int64), POINTER(c_int64)]),
+    "nxp_critical_path_step_count": (c_size_t, [P]),
+    "nxp_critical_path_get_step": (c_int, [P, c_size_t, POINTER(S.nxp_critical_step)]),
+    "nxp_critical_path_resource_count": (c_size_t, [P]),
+    "nxp_critical_path_get_resource": (c_int, [P, c_size_t, POINTER(S.nxp_critical_resource)]),
+    "nxp_profile_insights": (c_int, [P, POINTER(S.nxp_hardware), POINTER(P), ST]),
+    "nxp_insights_close": (None, [P]),
+    "nxp_insights_count": (c_size_t, [P]),
+    "nxp_insights_get": (c_int, [P, c_size_t, POINTER(S.nxp_insight)]),
+    "nxp_capture_compare": (c_int, [P, POINTER(S.nxp_hardware), POINTER(P), ST]),
+    "nxp_comparison_close": (None, [P]),
+    "nxp_comparison_count": (c_size_t, [P]),
+    "nxp_comparison_get": (c_int, [P, c_size_t, POINTER(S.nxp_comparison_row)]),
+    "nxp_comparison_insights": (P, [P]),
 }
 
 

@@ -384,6 +384,46 @@ class Profile(Closable):
         from ._table import export_parquet
         export_parquet(self, directory, tables, compression, overwrite, level)
 
+    # -- timeline and analysis (nxp/timeline.h, nxp/analysis.h; see nxp._analysis)
+    def export_timeline(self, path, format="perfetto", start_ts=None, end_ts=None, engine=None, execution=None,
+                        max_events=None, overwrite=False, gzip=None, counter_window_ns=None):
+        """Write the timeline to `path`: format "perfetto" (protobuf .pftrace)
+        or "chrome-json" (gzip'd when gzip=True, or by default when `path`
+        ends in ".gz").  Filters: records starting in [start_ts, end_ts), one
+        engine's instructions, one execution's time; max_events stops early
+        (stats["truncated"] = 1).  An existing file is refused unless
+        overwrite=True.  Returns the nxp_timeline_stats as a dict (events,
+        tracks, bytes, truncated, read_errors, bad_records, input_bytes,
+        skipped_sections)."""
+        from ._analysis import export_timeline
+        return export_timeline(self, path, format, start_ts, end_ts, engine, execution, max_events, overwrite,
+                               gzip, counter_window_ns)
+
+    def flows(self, start=None, end=None, pcore=None, window_ns=None):
+        """A FlowCursor: the dependency edges (nxp.Flow rows) whose out_ts is
+        in [start, end), in time order up to the window."""
+        from ._analysis import FlowCursor
+        return FlowCursor(self, start, end, pcore, window_ns)
+
+    def flows_of(self, table, record_id, direction="waited_on"):
+        """The edges into ("waited_on") or out of ("unblocked") one record."""
+        from ._analysis import flows_of
+        return flows_of(self, table, record_id, direction)
+
+    def critical_path(self, execution=None, pcore=None):
+        """nxp.CriticalPath of execution N, or (None) of the interval of the
+        summary's total_exec_time: total_ns, breakdown [(resource, ns)] summing
+        to total_ns, resources (with busy_ns, slack_ns), path (steps)."""
+        from ._analysis import critical_path
+        return critical_path(self, execution, pcore)
+
+    def insights(self, arch=None):
+        """Rule-based findings (doc/insights.md) as dicts: rule, severity,
+        severity_level, message, recommendation, start_ts, end_ts (None when
+        the finding has no time range), evidence [{name, value, unit}]."""
+        from ._analysis import insights
+        return insights(self, arch)
+
     @staticmethod
     def table_names():
         """Tables the columnar functions accept for a device profile."""

@@ -519,6 +519,97 @@ class nxp_export_options(Structure):
                 ("overwrite", c_int32), ("progress", EXPORT_PROGRESS_FN), ("progress_user", c_void_p)]
 
 
+# ---------------------------------------------------------------- nxp.h file kinds (0.2)
+NXP_FILE_UNKNOWN = 0
+NXP_FILE_EMPTY = 1
+NXP_FILE_DIRECTORY = 2
+NXP_FILE_NEFF = 3
+NXP_FILE_NTFF = 4
+NXP_FILE_JSON = 5
+NXP_FILE_JSON_GZIP = 6
+NXP_FILE_GZIP = 7
+NXP_FILE_PROTOBUF = 8
+NXP_FILE_STREAM = 9
+
+# ---------------------------------------------------------------- timeline.h (0.2)
+NXP_TIMELINE_PERFETTO = 0
+NXP_TIMELINE_CHROME_JSON = 1
+
+
+class nxp_timeline_options(Structure):
+    _fields_ = [("struct_size", c_size_t), ("format", c_int32), ("start_ts", c_int64), ("end_ts", c_int64),
+                ("engine", c_int32), ("execution", c_int32), ("max_events", c_int64),
+                ("counter_window_ns", c_int64), ("gzip", c_int32), ("overwrite", c_int32)]
+
+
+class nxp_timeline_stats(Structure):
+    _fields_ = [("struct_size", c_size_t), ("events", c_int64), ("tracks", c_int64), ("bytes", c_int64),
+                ("truncated", c_int32), ("read_errors", c_int32), ("bad_records", c_int64),
+                ("input_bytes", c_int64), ("skipped_sections", c_int64)]
+
+
+# ---------------------------------------------------------------- analysis.h (0.2)
+NXP_FLOW_SEMAPHORE_WAIT = 1
+NXP_FLOW_DMA_TRIGGER = 2
+NXP_FLOW_DMA_COMPLETION = 3
+NXP_FLOW_SEMAPHORE_SIGNAL = 4
+NXP_FLOW_DEFAULT_WINDOW_NS = 100000000
+NXP_FLOW_WAITED_ON = 1
+NXP_FLOW_UNBLOCKED = 2
+
+NXP_SEVERITY_INFO = 1
+NXP_SEVERITY_WARNING = 2
+NXP_SEVERITY_CRITICAL = 3
+
+
+class nxp_flow(Structure):
+    _fields_ = [("struct_size", c_size_t), ("in_id", c_int64), ("out_id", c_int64), ("in_table", c_char_p),
+                ("out_table", c_char_p), ("dependency_type", c_char_p), ("gap_time", c_int64), ("kind", c_int32),
+                ("in_table_id", c_int32), ("out_table_id", c_int32), ("exact", c_int32), ("in_ts", c_int64),
+                ("out_ts", c_int64), ("pcore_idx", c_int64)]
+
+
+class nxp_flow_options(Structure):
+    _fields_ = [("struct_size", c_size_t), ("start_ts", c_int64), ("end_ts", c_int64), ("pcore_idx", c_int64),
+                ("window_ns", c_int64)]
+
+
+class nxp_critical_path_options(Structure):
+    _fields_ = [("struct_size", c_size_t), ("execution_index", c_int32), ("pcore_idx", c_int64)]
+
+
+class nxp_critical_step(Structure):
+    _fields_ = [("struct_size", c_size_t), ("table", c_int32), ("id", c_int64), ("start_ts", c_int64),
+                ("end_ts", c_int64), ("resource", c_char_p), ("label", c_char_p), ("via", c_char_p),
+                ("ns", c_int64)]
+
+
+class nxp_critical_resource(Structure):
+    _fields_ = [("struct_size", c_size_t), ("resource", c_char_p), ("ns", c_int64), ("busy_ns", c_int64),
+                ("slack_ns", c_int64)]
+
+
+class nxp_insight_evidence(Structure):
+    _fields_ = [("name", c_char_p), ("value", c_double), ("unit", c_char_p)]
+
+
+class nxp_insight(Structure):
+    _fields_ = [("struct_size", c_size_t), ("rule", c_char_p), ("severity_level", c_int32), ("severity", c_char_p),
+                ("message", c_char_p), ("recommendation", c_char_p), ("start_ts", c_int64), ("end_ts", c_int64),
+                ("evidence", POINTER(nxp_insight_evidence)), ("evidence_count", c_size_t)]
+
+
+class nxp_comparison_row(Structure):
+    _fields_ = [("struct_size", c_size_t), ("profile_index", c_int64), ("ntff_path", c_char_p),
+                ("instance_id", c_char_p), ("process_id", c_int64), ("nc_idx", c_int64), ("total_ns", c_int64),
+                ("gap_ns", c_int64), ("mfu_present", c_int32), ("mfu", c_double),
+                ("engine_active_ns", c_int64 * NXP_ENGINE_COUNT), ("dma_active_ns", c_int64),
+                ("dma_bytes", c_int64), ("throttle_ns", c_int64), ("host_execute_count", c_int64),
+                ("host_execute_total_ns", c_int64), ("host_execute_max_ns", c_int64),
+                ("host_start_skew_ns", c_int64), ("explaining_figure", c_char_p),
+                ("explaining_delta_ns", c_int64), ("status", c_int32)]
+
+
 #: Every mirrored struct by its C name (the layout test walks this).
 STRUCTS = {cls.__name__: cls for cls in (
     nxp_status, nxp_source_callbacks, nxp_neff_options, nxp_neff_header, nxp_neff_subgraph, nxp_tensor_info,
@@ -530,7 +621,9 @@ STRUCTS = {cls.__name__: cls for cls in (
     nxp_ntff_tpb_note, nxp_hardware, nxp_summary_field, nxp_opcode_summary, nxp_throttle_summary,
     nxp_system_options, nxp_system_event, nxp_system_stats, nxp_cpu_usage, nxp_host_mem_usage, nxp_system_metadata,
     nxp_capture_file, nxp_capture_process, nxp_capture_profile, nxp_sysprof_writer_options, nxp_ntrace_event,
-    ArrowSchema, ArrowArray, ArrowArrayStream, nxp_table_options, nxp_parquet_options, nxp_export_options)}
+    ArrowSchema, ArrowArray, ArrowArrayStream, nxp_table_options, nxp_parquet_options, nxp_export_options,
+    nxp_timeline_options, nxp_timeline_stats, nxp_flow, nxp_flow_options, nxp_critical_path_options,
+    nxp_critical_step, nxp_critical_resource, nxp_insight_evidence, nxp_insight, nxp_comparison_row)}
 
 #: Every public constant mirrored here, by its C name.
 CONSTANTS = {k: v for k, v in globals().items() if k.startswith("NXP_") and isinstance(v, int)}

@@ -1259,3 +1259,268 @@ extern "C" {
     pub fn nxp_system_export_parquet(path: *const c_char, dir: *const c_char, opts: *const nxp_export_options,
                                      st: *mut nxp_status) -> c_int;
 }
+
+// ------------------------------------------------------------------ nxp.h file kinds, timeline.h, analysis.h (0.2)
+pub const NXP_FILE_UNKNOWN: c_int = 0;
+pub const NXP_FILE_EMPTY: c_int = 1;
+pub const NXP_FILE_DIRECTORY: c_int = 2;
+pub const NXP_FILE_NEFF: c_int = 3;
+pub const NXP_FILE_NTFF: c_int = 4;
+pub const NXP_FILE_JSON: c_int = 5;
+pub const NXP_FILE_JSON_GZIP: c_int = 6;
+pub const NXP_FILE_GZIP: c_int = 7;
+pub const NXP_FILE_PROTOBUF: c_int = 8;
+pub const NXP_FILE_STREAM: c_int = 9;
+
+pub const NXP_TIMELINE_PERFETTO: c_int = 0;
+pub const NXP_TIMELINE_CHROME_JSON: c_int = 1;
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct nxp_timeline_options {
+    pub struct_size: usize,
+    pub format: i32,
+    pub start_ts: i64,
+    pub end_ts: i64,
+    pub engine: i32,
+    pub execution: i32,
+    pub max_events: i64,
+    pub counter_window_ns: i64,
+    pub gzip: i32,
+    pub overwrite: i32,
+}
+
+impl Default for nxp_timeline_options {
+    /// nxp_timeline_options_init()
+    fn default() -> Self {
+        nxp_timeline_options {
+            struct_size: std::mem::size_of::<nxp_timeline_options>(),
+            format: NXP_TIMELINE_PERFETTO,
+            start_ts: i64::MIN,
+            end_ts: i64::MAX,
+            engine: -1,
+            execution: -1,
+            max_events: 0,
+            counter_window_ns: 0,
+            gzip: -1,
+            overwrite: 0,
+        }
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct nxp_timeline_stats {
+    pub struct_size: usize,
+    pub events: i64,
+    pub tracks: i64,
+    pub bytes: i64,
+    pub truncated: i32,
+    pub read_errors: i32,
+    pub bad_records: i64,
+    pub input_bytes: i64,
+    pub skipped_sections: i64,
+}
+
+pub const NXP_FLOW_SEMAPHORE_WAIT: c_int = 1;
+pub const NXP_FLOW_DMA_TRIGGER: c_int = 2;
+pub const NXP_FLOW_DMA_COMPLETION: c_int = 3;
+pub const NXP_FLOW_SEMAPHORE_SIGNAL: c_int = 4;
+pub const NXP_FLOW_DEFAULT_WINDOW_NS: i64 = 100000000;
+pub const NXP_FLOW_WAITED_ON: c_int = 1;
+pub const NXP_FLOW_UNBLOCKED: c_int = 2;
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct nxp_flow {
+    pub struct_size: usize,
+    pub in_id: i64,
+    pub out_id: i64,
+    pub in_table: *const c_char,
+    pub out_table: *const c_char,
+    pub dependency_type: *const c_char,
+    pub gap_time: i64,
+    pub kind: i32,
+    pub in_table_id: i32,
+    pub out_table_id: i32,
+    pub exact: i32,
+    pub in_ts: i64,
+    pub out_ts: i64,
+    pub pcore_idx: i64,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct nxp_flow_options {
+    pub struct_size: usize,
+    pub start_ts: i64,
+    pub end_ts: i64,
+    pub pcore_idx: i64,
+    pub window_ns: i64,
+}
+
+impl Default for nxp_flow_options {
+    /// nxp_flow_options_init()
+    fn default() -> Self {
+        nxp_flow_options {
+            struct_size: std::mem::size_of::<nxp_flow_options>(),
+            start_ts: i64::MIN,
+            end_ts: i64::MAX,
+            pcore_idx: -1,
+            window_ns: 0,
+        }
+    }
+}
+
+#[repr(C)]
+pub struct nxp_flow_cursor {
+    _private: [u8; 0],
+}
+#[repr(C)]
+pub struct nxp_critical_path {
+    _private: [u8; 0],
+}
+#[repr(C)]
+pub struct nxp_insights {
+    _private: [u8; 0],
+}
+#[repr(C)]
+pub struct nxp_comparison {
+    _private: [u8; 0],
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct nxp_critical_path_options {
+    pub struct_size: usize,
+    pub execution_index: i32,
+    pub pcore_idx: i64,
+}
+
+impl Default for nxp_critical_path_options {
+    /// nxp_critical_path_options_init()
+    fn default() -> Self {
+        nxp_critical_path_options {
+            struct_size: std::mem::size_of::<nxp_critical_path_options>(),
+            execution_index: -1,
+            pcore_idx: -1,
+        }
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct nxp_critical_step {
+    pub struct_size: usize,
+    pub table: i32,
+    pub id: i64,
+    pub start_ts: i64,
+    pub end_ts: i64,
+    pub resource: *const c_char,
+    pub label: *const c_char,
+    pub via: *const c_char,
+    pub ns: i64,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct nxp_critical_resource {
+    pub struct_size: usize,
+    pub resource: *const c_char,
+    pub ns: i64,
+    pub busy_ns: i64,
+    pub slack_ns: i64,
+}
+
+pub const NXP_SEVERITY_INFO: c_int = 1;
+pub const NXP_SEVERITY_WARNING: c_int = 2;
+pub const NXP_SEVERITY_CRITICAL: c_int = 3;
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct nxp_insight_evidence {
+    pub name: *const c_char,
+    pub value: f64,
+    pub unit: *const c_char,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct nxp_insight {
+    pub struct_size: usize,
+    pub rule: *const c_char,
+    pub severity_level: i32,
+    pub severity: *const c_char,
+    pub message: *const c_char,
+    pub recommendation: *const c_char,
+    pub start_ts: i64,
+    pub end_ts: i64,
+    pub evidence: *const nxp_insight_evidence,
+    pub evidence_count: usize,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct nxp_comparison_row {
+    pub struct_size: usize,
+    pub profile_index: i64,
+    pub ntff_path: *const c_char,
+    pub instance_id: *const c_char,
+    pub process_id: i64,
+    pub nc_idx: i64,
+    pub total_ns: i64,
+    pub gap_ns: i64,
+    pub mfu_present: i32,
+    pub mfu: f64,
+    pub engine_active_ns: [i64; NXP_ENGINE_COUNT],
+    pub dma_active_ns: i64,
+    pub dma_bytes: i64,
+    pub throttle_ns: i64,
+    pub host_execute_count: i64,
+    pub host_execute_total_ns: i64,
+    pub host_execute_max_ns: i64,
+    pub host_start_skew_ns: i64,
+    pub explaining_figure: *const c_char,
+    pub explaining_delta_ns: i64,
+    pub status: i32,
+}
+
+extern "C" {
+    // nxp.h (0.2)
+    pub fn nxp_file_kind_detect(path: *const c_char, kind: *mut c_int, st: *mut nxp_status) -> c_int;
+    pub fn nxp_file_kind_detect_buffer(head: *const c_void, len: usize, total_size: i64, kind: *mut c_int) -> c_int;
+    pub fn nxp_file_kind_name(kind: c_int) -> *const c_char;
+    // timeline.h (0.2)
+    pub fn nxp_profile_export_timeline(p: *mut nxp_profile, path: *const c_char, opts: *const nxp_timeline_options,
+                                       stats: *mut nxp_timeline_stats, st: *mut nxp_status) -> c_int;
+    // analysis.h (0.2)
+    pub fn nxp_flow_cursor_open(out: *mut *mut nxp_flow_cursor, p: *mut nxp_profile, opts: *const nxp_flow_options,
+                                st: *mut nxp_status) -> c_int;
+    pub fn nxp_flow_cursor_next(c: *mut nxp_flow_cursor, f: *mut nxp_flow) -> c_int;
+    pub fn nxp_flow_cursor_error(c: *const nxp_flow_cursor, st: *mut nxp_status) -> c_int;
+    pub fn nxp_flow_cursor_close(c: *mut nxp_flow_cursor);
+    pub fn nxp_profile_flows_of(p: *mut nxp_profile, table: c_int, id: i64, direction: c_int, flows: *mut c_void,
+                                flow_size: usize, max: usize, count: *mut usize, st: *mut nxp_status) -> c_int;
+    pub fn nxp_profile_critical_path(p: *mut nxp_profile, opts: *const nxp_critical_path_options,
+                                     out: *mut *mut nxp_critical_path, st: *mut nxp_status) -> c_int;
+    pub fn nxp_critical_path_close(cp: *mut nxp_critical_path);
+    pub fn nxp_critical_path_interval(cp: *const nxp_critical_path, start_ts: *mut i64, end_ts: *mut i64,
+                                      total_ns: *mut i64) -> c_int;
+    pub fn nxp_critical_path_step_count(cp: *const nxp_critical_path) -> usize;
+    pub fn nxp_critical_path_get_step(cp: *const nxp_critical_path, index: usize, out: *mut nxp_critical_step)
+                                      -> c_int;
+    pub fn nxp_critical_path_resource_count(cp: *const nxp_critical_path) -> usize;
+    pub fn nxp_critical_path_get_resource(cp: *const nxp_critical_path, index: usize,
+                                          out: *mut nxp_critical_resource) -> c_int;
+    pub fn nxp_profile_insights(p: *mut nxp_profile, hw: *const nxp_hardware, out: *mut *mut nxp_insights,
+                                st: *mut nxp_status) -> c_int;
+    pub fn nxp_insights_close(i: *mut nxp_insights);
+    pub fn nxp_insights_count(i: *const nxp_insights) -> usize;
+    pub fn nxp_insights_get(i: *const nxp_insights, index: usize, out: *mut nxp_insight) -> c_int;
+    pub fn nxp_capture_compare(c: *const nxp_capture, hw: *const nxp_hardware, out: *mut *mut nxp_comparison,
+                               st: *mut nxp_status) -> c_int;
+    pub fn nxp_comparison_close(cmp: *mut nxp_comparison);
+    pub fn nxp_comparison_count(cmp: *const nxp_comparison) -> usize;
+    pub fn nxp_comparison_get(cmp: *const nxp_comparison, index: usize, out: *mut nxp_comparison_row) -> c_int;
+    pub fn nxp_comparison_insights(cmp: *const nxp_comparison) -> *const nxp_insights;
+}

@@ -111,6 +111,16 @@ fn rust_layout() -> Vec<Row> {
     s!(v, nxp_table_options, struct_size, columns, start_ts, end_ts, engine, pcore_idx, queue_name, batch_rows);
     s!(v, nxp_parquet_options, struct_size, codec, level, row_group_bytes, overwrite, key_values);
     s!(v, nxp_export_options, struct_size, tables, codec, level, overwrite, progress, progress_user);
+    s!(v, nxp_timeline_options, struct_size, format, start_ts, end_ts, engine, execution, max_events, counter_window_ns, gzip, overwrite);
+    s!(v, nxp_timeline_stats, struct_size, events, tracks, bytes, truncated, read_errors, bad_records, input_bytes, skipped_sections);
+    s!(v, nxp_flow, struct_size, in_id, out_id, in_table, out_table, dependency_type, gap_time, kind, in_table_id, out_table_id, exact, in_ts, out_ts, pcore_idx);
+    s!(v, nxp_flow_options, struct_size, start_ts, end_ts, pcore_idx, window_ns);
+    s!(v, nxp_critical_path_options, struct_size, execution_index, pcore_idx);
+    s!(v, nxp_critical_step, struct_size, table, id, start_ts, end_ts, resource, label, via, ns);
+    s!(v, nxp_critical_resource, struct_size, resource, ns, busy_ns, slack_ns);
+    s!(v, nxp_insight_evidence, name, value, unit);
+    s!(v, nxp_insight, struct_size, rule, severity_level, severity, message, recommendation, start_ts, end_ts, evidence, evidence_count);
+    s!(v, nxp_comparison_row, struct_size, profile_index, ntff_path, instance_id, process_id, nc_idx, total_ns, gap_ns, mfu_present, mfu, engine_active_ns, dma_active_ns, dma_bytes, throttle_ns, host_execute_count, host_execute_total_ns, host_execute_max_ns, host_start_skew_ns, explaining_figure, explaining_delta_ns, status);
     v
 }
 
@@ -134,7 +144,12 @@ fn rust_consts() -> Vec<(&'static str, i64)> {
        NXP_SYSEV_UNMATCHED_START, NXP_SYSEV_UNMATCHED_STOP, NXP_SYSEV_HARDWARE, NXP_SYSEV_SOFTWARE,
        NXP_SYSEV_NO_BASE_TIME, NXP_SYSEV_UNPAIRED, NXP_PAIRED_NONE, NXP_PAIRED_BY_UUID, NXP_PAIRED_BY_NAME,
        NXP_PAIRED_SOLE, NXP_NTRACE_PHASE_NONE, NXP_NTRACE_PHASE_START, NXP_NTRACE_PHASE_STOP,
-       NXP_NTRACE_PHASE_INSTANT, NXP_PARQUET_ZSTD, NXP_PARQUET_GZIP, NXP_PARQUET_NONE)
+       NXP_NTRACE_PHASE_INSTANT, NXP_PARQUET_ZSTD, NXP_PARQUET_GZIP, NXP_PARQUET_NONE, NXP_FILE_UNKNOWN,
+       NXP_FILE_EMPTY, NXP_FILE_DIRECTORY, NXP_FILE_NEFF, NXP_FILE_NTFF, NXP_FILE_JSON, NXP_FILE_JSON_GZIP,
+       NXP_FILE_GZIP, NXP_FILE_PROTOBUF, NXP_FILE_STREAM, NXP_TIMELINE_PERFETTO, NXP_TIMELINE_CHROME_JSON,
+       NXP_FLOW_SEMAPHORE_WAIT, NXP_FLOW_DMA_TRIGGER, NXP_FLOW_DMA_COMPLETION, NXP_FLOW_SEMAPHORE_SIGNAL,
+       NXP_FLOW_DEFAULT_WINDOW_NS, NXP_FLOW_WAITED_ON, NXP_FLOW_UNBLOCKED, NXP_SEVERITY_INFO, NXP_SEVERITY_WARNING,
+       NXP_SEVERITY_CRITICAL)
 }
 
 #[test]
