@@ -49,6 +49,8 @@ mod system;
 pub use system::*;
 mod table;
 pub use table::*;
+mod analysis;
+pub use analysis::*;
 
 // ------------------------------------------------------------------ errors
 
