@@ -618,6 +618,145 @@ START_TEST(compare_straggler)
 }
 END_TEST
 
+/* ---- the Flow table (columnar registry) ---- */
+
+/* Column `name`'s index in the stream schema. */
+static int schema_col(const struct ArrowSchema *sc, const char *name)
+{
+	for (int64_t i = 0; i < sc->n_children; i++)
+		if (!strcmp(sc->children[i]->name, name))
+			return (int)i;
+	ck_abort_msg("Flow has no column %s", name);
+	return -1;
+}
+
+static int64_t a_i64(const struct ArrowArray *a, int64_t r)
+{
+	ck_assert_int_eq(a->null_count, 0);
+	return ((const int64_t *)a->buffers[1])[a->offset + r];
+}
+
+static int a_bool(const struct ArrowArray *a, int64_t r)
+{
+	int64_t i = a->offset + r;
+	return (((const uint8_t *)a->buffers[1])[i / 8] >> (i % 8)) & 1;
+}
+
+/* A dictionary<int32, utf8> value, copied into out. */
+static void a_dict(const struct ArrowArray *a, int64_t r, char *out, size_t n)
+{
+	ck_assert_ptr_nonnull(a->dictionary);
+	int32_t k = ((const int32_t *)a->buffers[1])[a->offset + r];
+	const struct ArrowArray *d = a->dictionary;
+	const int32_t *off = (const int32_t *)d->buffers[1] + d->offset;
+	const char *chars = d->buffers[2];
+	size_t len = (size_t)(off[k + 1] - off[k]);
+	ck_assert_uint_lt(len, n);
+	memcpy(out, chars + off[k], len);
+	out[len] = 0;
+}
+
+/* Every row of the Flow table (batch_rows rows per batch, window [lo, hi))
+ * equals the flow cursor's edge at the same position; returns the rows. */
+static int64_t check_flow_table(nxp_profile *p, int64_t batch_rows, int64_t lo, int64_t hi)
+{
+	nxp_status st;
+	nxp_status_init(&st);
+	nxp_table_options o;
+	nxp_table_options_init(&o);
+	o.batch_rows = batch_rows;
+	o.start_ts = lo;
+	o.end_ts = hi;
+	struct ArrowArrayStream as;
+	ck_assert_msg(nxp_profile_open_table(&as, p, "Flow", &o, &st) == NXP_OK, "%s", st.message);
+	struct ArrowSchema sc;
+	ck_assert_int_eq(as.get_schema(&as, &sc), 0);
+	ck_assert_int_eq(sc.n_children, 10);
+	const char *names[] = {"in_id", "out_id", "in_table", "out_table", "dependency_type", "gap_time",
+			       "exact", "in_ts", "out_ts", "pcore_idx"};
+	for (int i = 0; i < 10; i++)
+		ck_assert_str_eq(sc.children[i]->name, names[i]); /* public columns first, in schema order */
+	int c_in = schema_col(&sc, "in_id"), c_out = schema_col(&sc, "out_id"), c_it = schema_col(&sc, "in_table"),
+	    c_ot = schema_col(&sc, "out_table"), c_ty = schema_col(&sc, "dependency_type"),
+	    c_gap = schema_col(&sc, "gap_time"), c_ex = schema_col(&sc, "exact"), c_its = schema_col(&sc, "in_ts"),
+	    c_ots = schema_col(&sc, "out_ts"), c_pc = schema_col(&sc, "pcore_idx");
+	nxp_flow_options fo;
+	nxp_flow_options_init(&fo);
+	fo.start_ts = lo;
+	fo.end_ts = hi;
+	nxp_flow_cursor *fc;
+	ck_assert_int_eq(nxp_flow_cursor_open(&fc, p, &fo, &st), NXP_OK);
+	int64_t rows = 0;
+	for (;;) {
+		struct ArrowArray b;
+		ck_assert_int_eq(as.get_next(&as, &b), 0);
+		if (!b.release)
+			break;
+		ck_assert_int_gt(b.length, 0);
+		ck_assert_int_le(b.length, batch_rows);
+		for (int64_t r = 0; r < b.length; r++) {
+			nxp_flow e = {.struct_size = sizeof(e)};
+			ck_assert_int_eq(nxp_flow_cursor_next(fc, &e), NXP_OK);
+			char t[64];
+			ck_assert_int_eq(a_i64(b.children[c_in], r), e.in_id);
+			ck_assert_int_eq(a_i64(b.children[c_out], r), e.out_id);
+			a_dict(b.children[c_it], r, t, sizeof(t));
+			ck_assert_str_eq(t, e.in_table);
+			a_dict(b.children[c_ot], r, t, sizeof(t));
+			ck_assert_str_eq(t, e.out_table);
+			a_dict(b.children[c_ty], r, t, sizeof(t));
+			ck_assert_str_eq(t, e.dependency_type);
+			ck_assert_int_eq(a_i64(b.children[c_gap], r), e.gap_time);
+			ck_assert_int_eq(a_i64(b.children[c_gap], r), e.out_ts - e.in_ts);
+			ck_assert_int_eq(a_bool(b.children[c_ex], r), e.exact != 0);
+			ck_assert_int_eq(a_i64(b.children[c_its], r), e.in_ts);
+			ck_assert_int_eq(a_i64(b.children[c_ots], r), e.out_ts);
+			ck_assert(e.out_ts >= lo && e.out_ts < hi);
+			ck_assert_int_eq(a_i64(b.children[c_pc], r), e.pcore_idx);
+			rows++;
+		}
+		b.release(&b);
+	}
+	nxp_flow e = {.struct_size = sizeof(e)};
+	ck_assert_int_eq(nxp_flow_cursor_next(fc, &e), NXP_END); /* no edge left out */
+	nxp_flow_cursor_close(fc);
+	sc.release(&sc);
+	as.release(&as);
+	return rows;
+}
+
+START_TEST(flow_table)
+{
+	/* the chain: 5 edges known by construction (chain_flows), 2 per batch */
+	nxp_profile *p = open_chain();
+	ck_assert_int_eq(check_flow_table(p, 2, INT64_MIN, INT64_MAX), 5);
+	ck_assert_int_eq(check_flow_table(p, 1000, INT64_MIN, INT64_MAX), 5);
+	/* window on out_ts: [0, 700) keeps the DMA trigger, completion and the MATMUL's wait */
+	ck_assert_int_eq(check_flow_table(p, 1000, 0, 700), 3);
+	ck_assert_int_eq(check_flow_table(p, 1000, 700, INT64_MAX), 2); /* S[2] signal and wait at 1000 */
+	/* Flow is listed, and its SchemaFields rows mark the libnxp extras */
+	int listed = 0;
+	for (int i = 0; nxp_table_name(i); i++)
+		listed += !strcmp(nxp_table_name(i), "Flow");
+	ck_assert_int_eq(listed, 1);
+	close_chain(p);
+
+	/* the demo pair: thousands of edges over several batches */
+	const char *sd = getenv("NXP_SAMPLES_DIR");
+	if (!sd)
+		return;
+	char *ne = tu_path(sd, "demo.neff"), *nt = tu_path(sd, "demo.ntff");
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_msg(nxp_profile_open_path(&p, ne, nt, NULL, &st) == NXP_OK, "%s", st.message);
+	int64_t all = check_flow_table(p, 1000, INT64_MIN, INT64_MAX);
+	ck_assert_int_gt(all, 1000);
+	nxp_profile_close(p);
+	free(ne);
+	free(nt);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("analysis");
@@ -628,6 +767,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, insights_fire_and_not);
 	tcase_add_test(tc, insights_throttled_window);
 	tcase_add_test(tc, compare_straggler);
+	tcase_add_test(tc, flow_table);
 	suite_add_tcase(s, tc);
 	return s;
 }

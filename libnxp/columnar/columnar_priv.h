@@ -173,6 +173,7 @@ int nxc_warning_open(nxc_stream *s, nxp_profile *p, const char *path, nxp_status
 
 /* Table descriptors defined by their own files. */
 extern const nxc_table nxc_table_schema_fields, nxc_table_warning;
+extern const nxc_table nxc_table_flow; /* flow_table.c: the dependency edges */
 extern const nxc_table nxc_table_neff_header, nxc_table_tensor_info, nxc_table_dma_queues_info;
 extern const nxc_table nxc_table_opcode_summary, nxc_table_throttle_summary, nxc_table_metadata;
 /* Summary's columns are the summary fields, known at run time: filled once by

@@ -168,6 +168,7 @@ const nxc_table *const nxc_tables[] = {
 	&nxc_table_tensor_info,
 	&nxc_table_dma_queues_info,
 	&nxc_table_warning,
+	&nxc_table_flow,
 	&nxc_table_schema_fields,
 	&nxc_table_system_events,
 	&nxc_table_system_metadata,
