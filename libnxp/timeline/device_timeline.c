@@ -45,6 +45,19 @@ typedef struct tstate {
 	int64_t busy_end; /* utilisation: end of the union of busy time so far */
 } tstate;
 
+/* Memo of uuid_of(tag, pcore, name) by the name's pointer (verified by
+ * content): the hot records name their engine / queue / semaphore with the
+ * same few strings, and hashing them per record cost more than encoding. */
+#define TL_MEMO 1024
+#define TL_MEMO_NAME 48
+typedef struct memo {
+	const char *ptr;
+	int64_t pcore;
+	uint64_t key;
+	char tag;
+	char name[TL_MEMO_NAME];
+} memo;
+
 typedef struct dt {
 	nxp_profile *p;
 	tl_sink *sink;
@@ -59,6 +72,8 @@ typedef struct dt {
 	size_t cap, count;
 	uint64_t notes_track;
 	uint64_t next_id;
+	memo *memo;
+	uint64_t proc_id[64]; /* process track id of pcore 0..63, 0 = not yet */
 } dt;
 
 typedef union rec {
@@ -79,6 +94,41 @@ static uint64_t uuid_of(char tag, int64_t pcore, const char *name, int64_t k)
 	h = nxp__tl_hash(&k, sizeof(k), h);
 	h ^= h >> 29;
 	return h ? h : 1;
+}
+
+static uint64_t key_of(dt *d, char tag, int64_t pcore, const char *name)
+{
+	if (!d->memo)
+		return uuid_of(tag, pcore, name, 0);
+	size_t j = (size_t)((((uintptr_t)name >> 3) ^ (uint64_t)pcore * 0x9e3779b97f4a7c15ull ^ (uint64_t)(unsigned char)tag) *
+			    0x9e3779b97f4a7c15ull >> 54) & (TL_MEMO - 1);
+	memo *m = &d->memo[j];
+	if (m->ptr == name && m->pcore == pcore && m->tag == tag && !strcmp(m->name, name))
+		return m->key;
+	uint64_t k = uuid_of(tag, pcore, name, 0);
+	size_t n = strlen(name);
+	if (n < TL_MEMO_NAME) {
+		m->ptr = name;
+		m->pcore = pcore;
+		m->tag = tag;
+		m->key = k;
+		memcpy(m->name, name, n + 1);
+	}
+	return k;
+}
+
+/* The state of an already declared track, or NULL. */
+static tstate *ts_get(dt *d, uint64_t uuid)
+{
+	if (!d->cap)
+		return NULL;
+	size_t j = (size_t)(uuid * 0x9e3779b97f4a7c15ull) & (d->cap - 1);
+	while (d->ts[j].uuid) {
+		if (d->ts[j].uuid == uuid)
+			return &d->ts[j];
+		j = (j + 1) & (d->cap - 1);
+	}
+	return NULL;
 }
 
 static tstate *ts_find(dt *d, uint64_t uuid, int *isnew)
@@ -158,20 +208,28 @@ static int32_t pid_of(int64_t pcore)
 
 static uint64_t process_track(dt *d, int64_t pcore)
 {
+	if (pcore >= 0 && pcore < 64 && d->proc_id[pcore])
+		return d->proc_id[pcore];
 	uint64_t u = uuid_of('P', pcore, NULL, 0);
 	char name[96];
 	snprintf(name, sizeof(name), "NeuronCore %lld pcore %lld", (long long)d->nc_idx, (long long)pcore);
 	tstate *t = declare(d, u, 0, TL_TRACK_PROCESS, name, pid_of(pcore), (int32_t)(pcore & 0x7fffffff), NULL);
+	if (t && pcore >= 0 && pcore < 64)
+		d->proc_id[pcore] = t->id;
 	return t ? t->id : 0;
 }
 
 /* A slice track under pcore's group. */
 static tstate *slice_track(dt *d, char tag, int64_t pcore, const char *name, int32_t rank)
 {
+	uint64_t key = key_of(d, tag, pcore, name);
+	tstate *known = ts_get(d, key);
+	if (known)
+		return known;
 	uint64_t parent = process_track(d, pcore);
 	if (!parent)
 		return NULL;
-	return declare(d, uuid_of(tag, pcore, name, 0), parent, TL_TRACK_SLICE, name, pid_of(pcore), rank, NULL);
+	return declare(d, key, parent, TL_TRACK_SLICE, name, pid_of(pcore), rank, NULL);
 }
 
 /* The uuid of the lane of track `t` free at `start`; the lane is then busy until `end`. */
@@ -298,12 +356,21 @@ static int bytes_add(dt *d, tstate *c, int64_t ts, double bytes)
 	return 0;
 }
 
-static tstate *counter_track(dt *d, char tag, int64_t pcore, const char *name, int32_t rank, const char *unit)
+/* A counter track under pcore's group, keyed by (tag, pcore, key_name); its
+ * display name is fmt with key_name ("%s util %%"), formatted only when new. */
+static tstate *counter_track(dt *d, char tag, int64_t pcore, const char *key_name, const char *fmt, int32_t rank,
+			     const char *unit)
 {
+	uint64_t key = key_of(d, tag, pcore, key_name);
+	tstate *known = ts_get(d, key);
+	if (known)
+		return known;
 	uint64_t parent = process_track(d, pcore);
 	if (!parent)
 		return NULL;
-	return declare(d, uuid_of(tag, pcore, name, 0), parent, TL_TRACK_COUNTER, name, pid_of(pcore), rank, unit);
+	char name[128];
+	snprintf(name, sizeof(name), fmt, key_name);
+	return declare(d, key, parent, TL_TRACK_COUNTER, name, pid_of(pcore), rank, unit);
 }
 
 /* ---- one record of each table ---- */
@@ -332,8 +399,7 @@ static int do_execution(dt *d, const nxp_execution *r)
 
 static int do_instruction(dt *d, const nxp_instruction *r)
 {
-	char tname[64];
-	snprintf(tname, sizeof(tname), "%s", r->engine && *r->engine ? r->engine : "engine");
+	const char *tname = r->engine && *r->engine ? r->engine : "engine";
 	int32_t eng = r->engine_id >= 0 && r->engine_id < 64 ? r->engine_id : 63;
 	tstate *t = slice_track(d, 'E', r->pcore_idx, tname, 10 + eng);
 	if (!t)
@@ -378,9 +444,7 @@ static int do_instruction(dt *d, const nxp_instruction *r)
 		return -1;
 
 	/* Utilisation of the engine over windows: the union of its busy time. */
-	char cname[80];
-	snprintf(cname, sizeof(cname), "%s util %%", tname);
-	tstate *c = counter_track(d, 'U', r->pcore_idx, cname, 200 + eng, "%");
+	tstate *c = counter_track(d, 'U', r->pcore_idx, tname, "%s util %%", 200 + eng, "%");
 	if (!c)
 		return -1;
 	int64_t a = r->start_ts > c->busy_end ? r->start_ts : c->busy_end;
@@ -402,8 +466,19 @@ static int do_dma(dt *d, const nxp_dma_packet *r)
 	tl_arg args[4];
 	size_t na = 0;
 	char route[64];
-	snprintf(route, sizeof(route), "%s->%s", r->source && *r->source ? r->source : "?",
-		 r->dest && *r->dest ? r->dest : "?");
+	{
+		const char *a = r->source && *r->source ? r->source : "?";
+		const char *b = r->dest && *r->dest ? r->dest : "?";
+		size_t na_ = strlen(a), nb = strlen(b);
+		if (na_ > 30)
+			na_ = 30;
+		if (nb > 30)
+			nb = 30;
+		memcpy(route, a, na_);
+		memcpy(route + na_, "->", 2);
+		memcpy(route + na_ + 2, b, nb);
+		route[na_ + 2 + nb] = 0;
+	}
 	ARG_I("bytes", r->transfer_bytes);
 	ARG_D("throughput_gbps", r->throughput / 1e9);
 	ARG_S("route", route);
@@ -411,12 +486,17 @@ static int do_dma(dt *d, const nxp_dma_packet *r)
 	const char *name = r->variable && *r->variable ? r->variable : q;
 	if (slice(d, lane, r->start_ts, dur, name, args, na))
 		return -1;
-	tstate *c = counter_track(d, 'B', r->pcore_idx, "DMA GB/s", 250, "GB/s");
+	tstate *c = counter_track(d, 'B', r->pcore_idx, "DMA GB/s", "%s", 250, "GB/s");
 	return c ? bytes_add(d, c, r->start_ts, (double)r->transfer_bytes) : -1;
 }
 
 static int do_semaphore(dt *d, const nxp_semaphore_update *r)
 {
+	const char *id = r->id && *r->id ? r->id : "S[?]";
+	uint64_t key = key_of(d, 'S', r->pcore_idx, id);
+	tstate *known = ts_get(d, key);
+	if (known)
+		return d->sink->counter(d->sink, known->id, r->timestamp, (double)r->value);
 	uint64_t proc = process_track(d, r->pcore_idx);
 	if (!proc)
 		return -1;
@@ -425,8 +505,7 @@ static int do_semaphore(dt *d, const nxp_semaphore_update *r)
 	if (!g)
 		return -1;
 	uint64_t group = g->id;
-	const char *id = r->id && *r->id ? r->id : "S[?]";
-	tstate *c = declare(d, uuid_of('S', r->pcore_idx, id, 0), group, TL_TRACK_COUNTER, id, pid_of(r->pcore_idx),
+	tstate *c = declare(d, key, group, TL_TRACK_COUNTER, id, pid_of(r->pcore_idx),
 			    r->semaphore_idx, NULL);
 	return c ? d->sink->counter(d->sink, c->id, r->timestamp, (double)r->value) : -1;
 }
@@ -725,6 +804,7 @@ NXP_API int nxp_profile_export_timeline(nxp_profile *p, const char *path, const 
 	}
 	d.p = p;
 	d.st = st;
+	d.memo = calloc(TL_MEMO, sizeof(memo)); /* NULL: no memo, same keys */
 	d.stats.struct_size = sizeof(d.stats);
 	rc = run(&d);
 	int64_t bytes = 0;
@@ -736,6 +816,7 @@ NXP_API int nxp_profile_export_timeline(nxp_profile *p, const char *path, const 
 		free(d.ts[i].lane_end);
 	}
 	free(d.ts);
+	free(d.memo);
 	if (!rc && bytes < 0)
 		bytes = stat(tmp, &sb) == 0 ? (int64_t)sb.st_size : -1;
 	if (!rc && rename(tmp, path)) {

@@ -166,163 +166,278 @@ static int pf_track(tl_sink *base, const tl_track *t)
 	return pf_emit(s, &pk);
 }
 
-typedef struct pf_interned {
-	Perfetto__Protos__InternedData id;
-	Perfetto__Protos__EventName en[1], *enp[1];
-	Perfetto__Protos__DebugAnnotationName an[TL_MAX_ARGS], *anp[TL_MAX_ARGS];
-	Perfetto__Protos__InternedString is[TL_MAX_ARGS], *isp[TL_MAX_ARGS];
-} pf_interned;
+/* ---- hand-encoded track events ----
+ * The hot packets (slice begin and end, instants, counter values) are written
+ * straight from the upstream field numbers into a reusable buffer; protobuf-c's
+ * generic pack (a descriptor walk per field, twice: size then pack) cost more
+ * than everything else together.  Track descriptors, rare, still go through
+ * protobuf-c above.  Field numbers (protos/perfetto/trace/): TracePacket
+ * timestamp 8, trusted_packet_sequence_id 10, track_event 11, interned_data 12,
+ * sequence_flags 13; TrackEvent debug_annotations 4, type 9, name_iid 10,
+ * track_uuid 11, name 23, counter_value 30, double_counter_value 44, flow_ids 47,
+ * terminating_flow_ids 48; DebugAnnotation name_iid 1, int_value 4,
+ * double_value 5, string_value 6, name 10, string_value_iid 17; InternedData
+ * event_names 2, debug_annotation_names 3, debug_annotation_string_values 29
+ * (each {iid 1, name/str 2}). */
 
-static int pf_event_common(pf_sink *s, Perfetto__Protos__TracePacket *pk, Perfetto__Protos__TrackEvent *te,
-			   pf_interned *in, const char *name)
+static inline unsigned char *pv(unsigned char *p, uint64_t v)
 {
-	int fresh;
-	pk->data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	pk->track_event = te;
-	if (!name)
-		return 0;
-	uint64_t iid = nxp__tl_intern(&s->names, name, &fresh);
-	if (iid) {
-		te->name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
-		te->name_iid = iid;
-		if (fresh) {
-			perfetto__protos__event_name__init(&in->en[0]);
-			in->en[0].has_iid = 1;
-			in->en[0].iid = iid;
-			in->en[0].name = (char *)name;
-			in->enp[0] = &in->en[0];
-			in->id.event_names = in->enp;
-			in->id.n_event_names = 1;
-			pk->interned_data = &in->id;
-		}
-	} else {
-		te->name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-		te->name = (char *)name;
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
 	}
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+static inline size_t vlen(uint64_t v)
+{
+	size_t n = 1;
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/* Tag of field f with wire type w (f < 2048: at most 2 bytes). */
+static inline unsigned char *ptag(unsigned char *p, unsigned f, unsigned w)
+{
+	return pv(p, ((uint64_t)f << 3) | w);
+}
+
+static inline unsigned char *pbytes(unsigned char *p, unsigned f, const void *b, size_t n)
+{
+	p = ptag(p, f, 2);
+	p = pv(p, n);
+	memcpy(p, b, n);
+	return p + n;
+}
+
+static inline unsigned char *pfixed64(unsigned char *p, unsigned f, uint64_t v)
+{
+	p = ptag(p, f, 1);
+	for (int i = 0; i < 8; i++)
+		*p++ = (unsigned char)(v >> (8 * i));
+	return p;
+}
+
+static inline unsigned char *pdouble(unsigned char *p, unsigned f, double d)
+{
+	uint64_t v;
+	memcpy(&v, &d, sizeof(v));
+	return pfixed64(p, f, v);
+}
+
+/* An interned entry {iid 1, name 2} as field f of InternedData. */
+static unsigned char *pinterned(unsigned char *p, unsigned f, uint64_t iid, const char *str, size_t n)
+{
+	p = ptag(p, f, 2);
+	p = pv(p, 1 + vlen(iid) + 1 + vlen(n) + n);
+	p = ptag(p, 1, 0);
+	p = pv(p, iid);
+	return pbytes(p, 2, str, n);
+}
+
+static int pf_reserve(pf_sink *s, size_t n)
+{
+	if (n <= s->pack_cap)
+		return 0;
+	size_t cap = n * 2;
+	unsigned char *p = realloc(s->pack, cap);
+	if (!p)
+		return nxp_fail(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+	s->pack = p;
+	s->pack_cap = cap;
 	return 0;
+}
+
+/* Frame and write one packet whose body (without the track event) is
+ * timestamp + sequence id + flags, followed by the TrackEvent `te` (tn bytes)
+ * and the InternedData `in` (inn bytes, 0 = none). */
+static int pf_write_packet(pf_sink *s, int64_t ts, unsigned flags, const unsigned char *te, size_t tn,
+			   const unsigned char *in, size_t inn)
+{
+	unsigned char head[64];
+	unsigned char *h = head;
+	h = ptag(h, 8, 0);
+	h = pv(h, (uint64_t)ts);
+	h = ptag(h, 10, 0);
+	h = pv(h, TL_SEQ);
+	if (!s->first_done) {
+		flags = 1; /* SEQ_INCREMENTAL_STATE_CLEARED */
+		s->first_done = 1;
+	}
+	if (flags) {
+		h = ptag(h, 13, 0);
+		h = pv(h, flags);
+	}
+	h = ptag(h, 11, 2);
+	h = pv(h, tn);
+	size_t body = (size_t)(h - head) + tn + (inn ? 1 + vlen(inn) + inn : 0);
+	unsigned char frame[16];
+	unsigned char *f = frame;
+	*f++ = 0x0a;
+	f = pv(f, body);
+	size_t total = (size_t)(f - frame) + body;
+	if (s->len + total <= TL_BUF) { /* the common case: straight into the output buffer */
+		unsigned char *o = s->buf + s->len;
+		memcpy(o, frame, (size_t)(f - frame));
+		o += f - frame;
+		memcpy(o, head, (size_t)(h - head));
+		o += h - head;
+		memcpy(o, te, tn);
+		o += tn;
+		if (inn) {
+			o = ptag(o, 12, 2);
+			o = pv(o, inn);
+			memcpy(o, in, inn);
+		}
+		s->len += total;
+		return 0;
+	}
+	int rc = pf_put(s, frame, (size_t)(f - frame));
+	if (!rc)
+		rc = pf_put(s, head, (size_t)(h - head));
+	if (!rc)
+		rc = pf_put(s, te, tn);
+	if (!rc && inn) {
+		unsigned char ih[16], *q = ptag(ih, 12, 2);
+		q = pv(q, inn);
+		rc = pf_put(s, ih, (size_t)(q - ih));
+		if (!rc)
+			rc = pf_put(s, in, inn);
+	}
+	return rc;
 }
 
 static int pf_event(tl_sink *base, const tl_event *e)
 {
 	pf_sink *s = (pf_sink *)base;
-	Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-	Perfetto__Protos__DebugAnnotation da[TL_MAX_ARGS], *dap[TL_MAX_ARGS];
-	pf_interned in;
-	perfetto__protos__interned_data__init(&in.id);
 	size_t nargs = e->nargs < TL_MAX_ARGS ? e->nargs : TL_MAX_ARGS;
-	int fresh;
+	/* Bound of both messages: fixed overhead per field plus the strings. */
+	size_t need = 64 + strlen(e->name ? e->name : "") * 2 + 24 * (e->nflow_out + e->nflow_in);
+	for (size_t i = 0; i < nargs; i++) {
+		need += 64 + strlen(e->args[i].name) * 2;
+		if (e->args[i].type == TL_ARG_STRING && e->args[i].s)
+			need += strlen(e->args[i].s) * 2;
+	}
+	if (pf_reserve(s, need * 2))
+		return -1;
+	unsigned char *te0 = s->pack, *t = te0;
+	unsigned char *in0 = s->pack + need, *in = in0;
+	int fresh, uses_iid = 0;
 
-	pf_event_common(s, &pk, &te, &in, e->name);
+	t = ptag(t, 11, 0);
+	t = pv(t, e->track);
+	t = ptag(t, 9, 0);
+	*t++ = e->dur < 0 ? 3 : 1; /* TYPE_INSTANT : TYPE_SLICE_BEGIN */
+	if (e->name) {
+		uint64_t iid = nxp__tl_intern(&s->names, e->name, &fresh);
+		if (iid) {
+			uses_iid = 1;
+			t = ptag(t, 10, 0);
+			t = pv(t, iid);
+			if (fresh)
+				in = pinterned(in, 2, iid, e->name, strlen(e->name));
+		} else {
+			t = pbytes(t, 23, e->name, strlen(e->name));
+		}
+	}
+	/* Annotations: names interned (few), string values interned (capped). */
+	unsigned char astr[TL_MAX_ARGS];
+	uint64_t asid[TL_MAX_ARGS];
 	for (size_t i = 0; i < nargs; i++) {
 		const tl_arg *a = &e->args[i];
-		perfetto__protos__debug_annotation__init(&da[i]);
-		dap[i] = &da[i];
-		uint64_t iid = nxp__tl_intern(&s->arg_names, a->name, &fresh);
-		if (iid) {
-			da[i].name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
-			da[i].name_iid = iid;
-			if (fresh) {
-				Perfetto__Protos__DebugAnnotationName *dn = &in.an[in.id.n_debug_annotation_names];
-				perfetto__protos__debug_annotation_name__init(dn);
-				dn->has_iid = 1;
-				dn->iid = iid;
-				dn->name = (char *)a->name;
-				in.anp[in.id.n_debug_annotation_names++] = dn;
-			}
-		} else {
-			da[i].name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
-			da[i].name = (char *)a->name;
+		unsigned char da[64 + 16], *d = da;
+		const char *sv = NULL;
+		size_t svn = 0;
+		astr[i] = 0;
+		uint64_t aid = nxp__tl_intern(&s->arg_names, a->name, &fresh);
+		if (aid) {
+			uses_iid = 1;
+			d = ptag(d, 1, 0);
+			d = pv(d, aid);
+			if (fresh)
+				in = pinterned(in, 3, aid, a->name, strlen(a->name));
 		}
 		switch (a->type) {
 		case TL_ARG_INT:
-			da[i].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
-			da[i].int_value = a->i;
+			d = ptag(d, 4, 0);
+			d = pv(d, (uint64_t)a->i);
 			break;
 		case TL_ARG_DOUBLE:
-			da[i].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE;
-			da[i].double_value = a->d;
+			d = pdouble(d, 5, a->d);
 			break;
 		default: {
 			const char *v = a->s ? a->s : "";
 			uint64_t sid = nxp__tl_intern(&s->strings, v, &fresh);
 			if (sid) {
-				da[i].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID;
-				da[i].string_value_iid = sid;
+				uses_iid = 1;
+				d = ptag(d, 17, 0);
+				d = pv(d, sid);
 				if (fresh) {
-					Perfetto__Protos__InternedString *is =
-						&in.is[in.id.n_debug_annotation_string_values];
-					perfetto__protos__interned_string__init(is);
-					is->has_iid = 1;
-					is->iid = sid;
-					is->has_str = 1;
-					is->str.data = (uint8_t *)v;
-					is->str.len = strlen(v);
-					in.isp[in.id.n_debug_annotation_string_values++] = is;
+					astr[i] = 1;
+					asid[i] = sid;
 				}
 			} else {
-				da[i].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
-				da[i].string_value = (char *)v;
+				sv = v;
+				svn = strlen(v);
 			}
 			break;
 		}
 		}
+		/* The annotation: its name inline when not interned, the value inline
+		 * when not interned (both can be long: written straight into t). */
+		size_t nn = aid ? 0 : strlen(a->name);
+		size_t dlen = (size_t)(d - da) + (aid ? 0 : 1 + vlen(nn) + nn) + (sv ? 1 + vlen(svn) + svn : 0);
+		t = ptag(t, 4, 2);
+		t = pv(t, dlen);
+		memcpy(t, da, (size_t)(d - da));
+		t += d - da;
+		if (!aid)
+			t = pbytes(t, 10, a->name, nn);
+		if (sv)
+			t = pbytes(t, 6, sv, svn);
 	}
-	if (in.id.n_debug_annotation_names) {
-		in.id.debug_annotation_names = in.anp;
-		pk.interned_data = &in.id;
-	}
-	if (in.id.n_debug_annotation_string_values) {
-		in.id.debug_annotation_string_values = in.isp;
-		pk.interned_data = &in.id;
-	}
-	te.n_debug_annotations = nargs;
-	te.debug_annotations = nargs ? dap : NULL;
-	te.n_flow_ids = e->nflow_out;
-	te.flow_ids = (uint64_t *)e->flow_out;
-	te.n_terminating_flow_ids = e->nflow_in;
-	te.terminating_flow_ids = (uint64_t *)e->flow_in;
-	te.has_type = 1;
-	te.type = e->dur < 0 ? PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT
-			     : PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
-	te.has_track_uuid = 1;
-	te.track_uuid = e->track;
-	pk.has_timestamp = 1;
-	pk.timestamp = (uint64_t)e->ts;
-	int rc = pf_emit(s, &pk);
+	for (size_t i = 0; i < nargs; i++)
+		if (astr[i]) {
+			const char *v = e->args[i].s ? e->args[i].s : "";
+			in = pinterned(in, 29, asid[i], v, strlen(v));
+		}
+	for (size_t i = 0; i < e->nflow_out; i++)
+		t = pfixed64(t, 47, e->flow_out[i]);
+	for (size_t i = 0; i < e->nflow_in; i++)
+		t = pfixed64(t, 48, e->flow_in[i]);
+	int rc = pf_write_packet(s, e->ts, uses_iid ? 2u : 0u, te0, (size_t)(t - te0), in0, (size_t)(in - in0));
 	if (rc || e->dur < 0)
 		return rc;
 
 	/* The end: same track, no name (Perfetto pairs it with the open slice). */
-	Perfetto__Protos__TracePacket pe = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Perfetto__Protos__TrackEvent ee = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-	pe.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	pe.track_event = &ee;
-	ee.has_type = 1;
-	ee.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
-	ee.has_track_uuid = 1;
-	ee.track_uuid = e->track;
-	pe.has_timestamp = 1;
-	pe.timestamp = (uint64_t)(e->ts + e->dur);
-	return pf_emit(s, &pe);
+	unsigned char ee[24], *q = ee;
+	q = ptag(q, 11, 0);
+	q = pv(q, e->track);
+	q = ptag(q, 9, 0);
+	*q++ = 2; /* TYPE_SLICE_END */
+	return pf_write_packet(s, e->ts + e->dur, 0, ee, (size_t)(q - ee), NULL, 0);
 }
 
 static int pf_counter(tl_sink *base, uint64_t track, int64_t ts, double value)
 {
 	pf_sink *s = (pf_sink *)base;
-	Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-	pk.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	pk.track_event = &te;
-	te.has_type = 1;
-	te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER;
-	te.has_track_uuid = 1;
-	te.track_uuid = track;
-	te.counter_value_field_case = PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE;
-	te.double_counter_value = value;
-	pk.has_timestamp = 1;
-	pk.timestamp = (uint64_t)ts;
-	return pf_emit(s, &pk);
+	unsigned char te[40], *q = te;
+	q = ptag(q, 11, 0);
+	q = pv(q, track);
+	q = ptag(q, 9, 0);
+	*q++ = 4; /* TYPE_COUNTER */
+	if (value == (double)(int64_t)value && value > -9e15 && value < 9e15) {
+		/* Integral values (semaphores, empty windows) as the varint counter_value. */
+		q = ptag(q, 30, 0);
+		q = pv(q, (uint64_t)(int64_t)value);
+	} else {
+		q = pdouble(q, 44, value);
+	}
+	return pf_write_packet(s, ts, 0, te, (size_t)(q - te), NULL, 0);
 }
 
 static int pf_finish(tl_sink *base, int64_t *bytes)
