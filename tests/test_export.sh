@@ -28,7 +28,36 @@ fi
 if [ ! -d "$jsdir/node_modules/@duckdb/node-api" ]; then
 	echo "SKIP: $jsdir/node_modules/@duckdb/node-api missing (./dev.sh test runs npm ci there)"; exit 77
 fi
-cp "$src/export_check.mjs" "$jsdir/"
+cp "$src/export_check.mjs" "$src/capture_check.mjs" "$jsdir/"
+
+# the damaged trace's Warning.parquet: as many skipped records as stderr says
+recs=$(sed -n 's/^nxp export: \([0-9]*\) damaged record.*/\1/p' "$tmp/d.err")
+[ -n "$recs" ] && [ "$recs" -gt 0 ] || fail "no record count on stderr: $(cat "$tmp/d.err")"
+node --input-type=module -e "
+import { DuckDBInstance } from '@duckdb/node-api';
+const con = await (await DuckDBInstance.create(':memory:')).connect();
+const [r] = (await con.runAndReadAll(\"SELECT count(*) FILTER (WHERE category = 'skipped_records') AS n,
+    coalesce(sum(record_count) FILTER (WHERE category = 'skipped_records'), 0) AS s
+    FROM read_parquet('$tmp/dout/Warning.parquet')\")).getRowObjectsJS();
+if (Number(r.s) !== $recs || Number(r.n) < 1) { console.error('FAIL Warning.parquet: skipped_records rows', r.n, 'sum', r.s, 'stderr $recs'); process.exit(1); }
+console.log('damaged: Warning.parquet has the', $recs, 'skipped records stderr counts (' + r.n + ' rows)');
+" || fail "Warning.parquet of the damaged trace"
+
+# a capture: Hive partitions per profile, each equal to the profile's own export
+"$nxp" synth --capture "$tmp/cap" --ranks 3 --workload mlp --arch trn2 --seed 7 --instructions 4000 --quiet
+"$nxp" export --capture "$tmp/cap" -o "$tmp/capout" --quiet
+names=
+for f in "$tmp"/cap/*/*.ntff; do
+	name=$(basename "$f" .ntff)
+	neff=$(ls "$(dirname "$f")"/*.neff)
+	"$nxp" export "$neff" "$f" -o "$tmp/per/$name" --quiet
+	names="$names $name"
+done
+# shellcheck disable=SC2086
+node "$jsdir/capture_check.mjs" "$tmp/capout" "$tmp/per" $names
+# existing partitions are refused without --force, replaced with it
+if "$nxp" export --capture "$tmp/cap" -o "$tmp/capout" --quiet 2>/dev/null; then fail "capture export over existing files"; fi
+"$nxp" export --capture "$tmp/cap" -o "$tmp/capout" --quiet --force || fail "capture export --force"
 "$nxp" synth --workload mlp --arch trn2 --lnc 2 --seed 3 --instructions 20000 -o "$tmp/s" --quiet
 for p in "$samples/demo" "$tmp/s"; do
 	name=$(basename "$p")

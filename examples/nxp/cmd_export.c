@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `nxp export NEFF NTFF -o DIR` / `nxp export --system PATH -o DIR`: every
- * table as DIR/<Table>.parquet (nxp_profile_export_parquet). */
+ * table as DIR/<Table>.parquet (nxp_profile_export_parquet);
+ * `nxp export --capture DIR -o OUT`: Hive partitions (nxp_capture_export_parquet). */
 #include "cli.h"
 
 #include <stdlib.h>
@@ -11,7 +12,10 @@
 	"nxp export NEFF NTFF -o DIR [--tables T,...] [--compression zstd|gzip|none] [--force]\n"    \
 	"      [--quiet] [--allow-mismatch]\n"                                                        \
 	"  nxp export --system DIR|FILE -o DIR [--tables T,...] [--compression ...] [--force]\n"      \
+	"  nxp export --capture DIR -o OUT [--tables T,...] [--compression ...] [--force]\n"       \
 	"      every table as DIR/<Table>.parquet (Instruction, DmaPacket, ..., SchemaFields);\n"    \
+	"      --capture: OUT/<Table>/profile=<NTFF name>/part-0.parquet for every device\n"        \
+	"      profile, OUT/<Table>/part-0.parquet for the system tables (Hive partitions);\n"      \
 	"      existing files are refused without --force\n"
 
 static void progress(void *user, const char *table, int done, int total)
@@ -66,7 +70,7 @@ int cmd_export(int argc, char **argv)
 	for (int i = 1; i + 1 < argc; i++)
 		if (!strcmp(argv[i], "--format"))
 			return cmd_export_timeline(argc, argv);
-	const char *paths[2] = {NULL, NULL}, *out = NULL, *system = NULL, *tables = NULL;
+	const char *paths[2] = {NULL, NULL}, *out = NULL, *system = NULL, *tables = NULL, *capture = NULL;
 	int npaths = 0, quiet = 0;
 	nxp_export_options eo;
 	nxp_export_options_init(&eo);
@@ -83,6 +87,10 @@ int cmd_export(int argc, char **argv)
 			if (!has)
 				return cli_bad_usage("export", USAGE, "--system needs a path");
 			system = argv[++i];
+		} else if (!strcmp(a, "--capture")) {
+			if (!has)
+				return cli_bad_usage("export", USAGE, "--capture needs a capture directory");
+			capture = argv[++i];
 		} else if (!strcmp(a, "--tables")) {
 			if (!has)
 				return cli_bad_usage("export", USAGE, "--tables needs a list of table names");
@@ -117,9 +125,12 @@ int cmd_export(int argc, char **argv)
 	}
 	if (!out)
 		return cli_bad_usage("export", USAGE, "no output directory (-o DIR)");
-	if (system && npaths)
-		return cli_bad_usage("export", USAGE, "--system takes no NEFF/NTFF ('%s')", paths[0]);
-	if (!system && npaths != 2)
+	if (system && capture)
+		return cli_bad_usage("export", USAGE, "--system and --capture exclude each other");
+	if ((system || capture) && npaths)
+		return cli_bad_usage("export", USAGE, "--%s takes no NEFF/NTFF ('%s')", system ? "system" : "capture",
+				     paths[0]);
+	if (!system && !capture && npaths != 2)
 		return cli_bad_usage("export", USAGE, npaths ? "no NTFF given" : "no NEFF and NTFF given");
 
 	/* --tables a,b,c -> NULL-terminated list */
@@ -149,6 +160,8 @@ int cmd_export(int argc, char **argv)
 	int rc;
 	if (system) {
 		rc = nxp_system_export_parquet(system, out, &eo, &st);
+	} else if (capture) {
+		rc = nxp_capture_export_parquet(capture, out, &eo, &st);
 	} else {
 		nxp_profile *p = NULL;
 		if (cli_open_profile("export", &p, paths[0], paths[1], &po)) {

@@ -161,6 +161,23 @@ NXP_API int nxp_profile_export_parquet(nxp_profile *p, const char *dir, const nx
 NXP_API int nxp_system_export_parquet(const char *path, const char *dir, const nxp_export_options *opts,
 				      nxp_status *st);
 
+/**
+ * Export every device profile of a capture directory (nxp_capture_open()) as
+ * Hive partitions, `DIR/<Table>/profile=<NTFF name>/part-0.parquet` (the NTFF's
+ * file name without ".ntff", bytes outside [A-Za-z0-9._-] as '_', a repeated
+ * name suffixed "_<profile index>"), and the capture's system tables plus
+ * SchemaFields as `DIR/<Table>/part-0.parquet` (a system table the capture has
+ * no file for is left out).  Read a table's partitions together with Hive
+ * partitioning (DuckDB: read_parquet with hive_partitioning=true, see
+ * doc/tables.md): the `profile` column names the rank.  Unpaired NEFF/NTFF are skipped (they are
+ * among nxp_capture_problem()).  opts as nxp_profile_export_parquet(); progress
+ * is reported per profile.  Since 0.2.
+ * Errors: those of nxp_capture_open(), nxp_capture_open_profile() and
+ * nxp_profile_export_parquet().
+ */
+NXP_API int nxp_capture_export_parquet(const char *capture_dir, const char *dir, const nxp_export_options *opts,
+				       nxp_status *st);
+
 #ifdef __cplusplus
 }
 #endif

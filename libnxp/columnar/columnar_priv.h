@@ -152,6 +152,9 @@ typedef struct nxc_stream {
 	void (*free_ctx)(void *ctx);
 	void *ctx;
 	int needs_neff;  /* a projected column comes from the NEFF join */
+	/* The export's summary pass, shared by Summary, OpcodeSummary and
+	 * ThrottleSummary (borrowed; NULL: each runs its own). */
+	nxp_summary *shared_sum;
 	int done;
 	char err[NXP_STATUS_MESSAGE_MAX];
 } nxc_stream;
@@ -165,6 +168,12 @@ void nxc_stream_error(nxc_stream *s, const char *fmt, ...)
 /* Opens a stream on table `t` (any kind) from profile `p` or system `path`. */
 int nxc_open_stream(struct ArrowArrayStream *out, const nxc_table *t, nxp_profile *p, const char *path,
 		    const nxp_table_options *opts, nxp_status *st);
+/* The same with a summary pass already made (borrowed: it must outlive the
+ * open; the summary tables copy their rows at open). */
+int nxc_open_stream_sum(struct ArrowArrayStream *out, const nxc_table *t, nxp_profile *p, const char *path,
+			const nxp_table_options *opts, nxp_summary *sum, nxp_status *st);
+/* 1 when table `t` is filled from the summary pass. */
+int nxc_table_uses_summary(const nxc_table *t);
 
 /* Row sources of the kinds (set s->fill/ctx). */
 int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st);

@@ -53,16 +53,28 @@ typedef struct summ_ctx {
 	nxp_summary *sum;
 } summ_ctx;
 
-static int summarize(nxp_profile *p, nxp_summary **out, nxp_status *st)
+/* The stream's shared summary pass when the export made one, else a pass of
+ * its own; unsummarize() closes only the latter. */
+static int summarize(nxc_stream *s, nxp_profile *p, nxp_summary **out, nxp_status *st)
 {
+	if (s->shared_sum) {
+		*out = s->shared_sum;
+		return 0;
+	}
 	return nxp_profile_summarize(p, NULL, out, st);
+}
+
+static void unsummarize(nxc_stream *s, nxp_summary *sum)
+{
+	if (sum != s->shared_sum)
+		nxp_summary_close(sum);
 }
 
 static int s_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *st)
 {
 	(void)path;
 	nxp_summary *sum;
-	int rc = summarize(p, &sum, st);
+	int rc = summarize(s, p, &sum, st);
 	if (rc)
 		return rc;
 	for (int i = 0; i < nxc_table_summary.ncols; i++) {
@@ -76,7 +88,7 @@ static int s_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *s
 			nxc_put_f64(&s->b, i, f.f);
 	}
 	nxc_end_row(&s->b);
-	nxp_summary_close(sum);
+	unsummarize(s, sum);
 	return 0;
 }
 
@@ -94,7 +106,7 @@ static int o_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *s
 {
 	(void)path;
 	nxp_summary *sum;
-	int rc = summarize(p, &sum, st);
+	int rc = summarize(s, p, &sum, st);
 	if (rc)
 		return rc;
 	size_t n = nxp_summary_opcode_count(sum);
@@ -111,7 +123,7 @@ static int o_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *s
 		nxc_put_f64(&s->b, 5, o.active_time_percent);
 		nxc_end_row(&s->b);
 	}
-	nxp_summary_close(sum);
+	unsummarize(s, sum);
 	return rc ? nxp_fail(st, rc, -1, "cannot read an OpcodeSummary row") : 0;
 }
 
@@ -128,7 +140,7 @@ static int ts_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *
 {
 	(void)path;
 	nxp_summary *sum;
-	int rc = summarize(p, &sum, st);
+	int rc = summarize(s, p, &sum, st);
 	if (rc)
 		return rc;
 	size_t n = nxp_summary_throttle_count(sum);
@@ -147,7 +159,7 @@ static int ts_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *
 		nxc_put_f64(&s->b, 4, t.max_achievable_util_with_throttling_percent);
 		nxc_end_row(&s->b);
 	}
-	nxp_summary_close(sum);
+	unsummarize(s, sum);
 	return rc ? nxp_fail(st, rc, -1, "cannot read a ThrottleSummary row") : 0;
 }
 
@@ -295,3 +307,8 @@ const nxc_table nxc_table_opcode_summary = { "OpcodeSummary", NXC_KIND_PROFILE, 
 const nxc_table nxc_table_throttle_summary = { "ThrottleSummary", NXC_KIND_PROFILE, 0, 0, ts_cols, NCOLS(ts_cols),
 					       ts_open };
 const nxc_table nxc_table_metadata = { "Metadata", NXC_KIND_PROFILE, 0, 0, m_cols, NCOLS(m_cols), m_open };
+
+int nxc_table_uses_summary(const nxc_table *t)
+{
+	return t == &nxc_table_summary || t == &nxc_table_opcode_summary || t == &nxc_table_throttle_summary;
+}

@@ -111,6 +111,12 @@ static void s_release(struct ArrowArrayStream *as)
 int nxc_open_stream(struct ArrowArrayStream *out, const nxc_table *t, nxp_profile *p, const char *path,
 		    const nxp_table_options *uopts, nxp_status *st)
 {
+	return nxc_open_stream_sum(out, t, p, path, uopts, NULL, st);
+}
+
+int nxc_open_stream_sum(struct ArrowArrayStream *out, const nxc_table *t, nxp_profile *p, const char *path,
+			const nxp_table_options *uopts, nxp_summary *sum, nxp_status *st)
+{
 	nxp_table_options o;
 	nxp_table_options_init(&o);
 	if (uopts) {
@@ -126,6 +132,7 @@ int nxc_open_stream(struct ArrowArrayStream *out, const nxc_table *t, nxp_profil
 		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
 	s->t = t;
 	s->opts = o;
+	s->shared_sum = sum;
 	s->batch_rows = o.batch_rows ? o.batch_rows : 65536;
 	int n = 0;
 	if (o.columns)
