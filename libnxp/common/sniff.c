@@ -193,10 +193,10 @@ int nxp_file_kind_detect_buffer(const void *head, size_t len, int64_t total_size
 int nxp_file_kind_detect(const char *path, int *kind, nxp_status *st)
 {
 	if (!path || !kind)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_file_kind_detect: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_file_kind_detect: NULL argument");
 	struct stat sb;
 	if (stat(path, &sb) != 0)
-		return nxp_fail(st, NXP_E_IO, -1, "%s: %s", path, strerror(errno));
+		return nxp__error_set(st, NXP_E_IO, -1, "%s: %s", path, strerror(errno));
 	if (S_ISDIR(sb.st_mode)) {
 		*kind = NXP_FILE_DIRECTORY;
 		return NXP_OK;
@@ -208,7 +208,7 @@ int nxp_file_kind_detect(const char *path, int *kind, nxp_status *st)
 	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC | (S_ISREG(sb.st_mode) ? 0 : O_NONBLOCK));
 	if (fd < 0)
-		return nxp_fail(st, NXP_E_IO, -1, "%s: %s", path, strerror(errno));
+		return nxp__error_set(st, NXP_E_IO, -1, "%s: %s", path, strerror(errno));
 	uint8_t head[SNIFF_HEAD];
 	size_t n = 0;
 	int err = 0;
@@ -231,7 +231,7 @@ int nxp_file_kind_detect(const char *path, int *kind, nxp_status *st)
 		return NXP_OK;
 	}
 	if (err)
-		return nxp_fail(st, NXP_E_IO, 0, "%s: %s", path, strerror(err));
+		return nxp__error_set(st, NXP_E_IO, 0, "%s: %s", path, strerror(err));
 	int whole = S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size <= n : n == 0;
 	*kind = kind_of_head(head, n, whole);
 	return NXP_OK;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int nxp_fail(nxp_status *st, int code, int64_t offset, const char *fmt, ...)
+int nxp__error_setv(nxp_status *st, int code, int64_t offset, const char *fmt, va_list ap)
 {
 	if (!st)
 		return code;
@@ -13,11 +13,17 @@ int nxp_fail(nxp_status *st, int code, int64_t offset, const char *fmt, ...)
 	nxp_status_init(&tmp);
 	tmp.code = code;
 	tmp.offset = offset;
+	vsnprintf(tmp.message, sizeof(tmp.message), fmt, ap);
+	nxp_status_copy(st, &tmp);
+	return code;
+}
+
+int nxp__error_set(nxp_status *st, int code, int64_t offset, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(tmp.message, sizeof(tmp.message), fmt, ap);
+	nxp__error_setv(st, code, offset, fmt, ap);
 	va_end(ap);
-	nxp_status_copy(st, &tmp);
 	return code;
 }
 

@@ -42,10 +42,10 @@ static void text_field(char *dst, const uint8_t *src, size_t len)
 int nxp_neff_parse_header(const void *buf, size_t len, int64_t file_size, nxp_neff_header *out, nxp_status *st)
 {
 	if (!buf || !nxp__struct_size_ok(out, NXP_NEFF_HEADER_SIZE_V0_1))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_neff_parse_header: NULL argument or short struct_size");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_neff_parse_header: NULL argument or short struct_size");
 	if (len < NXP_NEFF_HEADER_SIZE)
-		return nxp_fail(st, NXP_E_TRUNCATED, (int64_t)len,
-				"NEFF header truncated: %zu of %d bytes", len, NXP_NEFF_HEADER_SIZE);
+		return nxp__error_set(st, NXP_E_TRUNCATED, (int64_t)len,
+				      "NEFF header truncated: %zu of %d bytes", len, NXP_NEFF_HEADER_SIZE);
 	const uint8_t *b = buf;
 	nxp_neff_header h;
 	memset(&h, 0, sizeof(h));
@@ -66,28 +66,30 @@ int nxp_neff_parse_header(const void *buf, size_t len, int64_t file_size, nxp_ne
 	h.lnc_size = rd32(b + NEFF_OFF_LNC_SIZE);
 
 	if (h.pkg_version != 1 && h.pkg_version != 2)
-		return nxp_fail(st, NXP_E_VERSION, NEFF_OFF_PKG_VERSION,
-				"unsupported NEFF package version %llu (supported: 1 and 2)",
-				(unsigned long long)h.pkg_version);
+		return nxp__error_set(st, NXP_E_VERSION, NEFF_OFF_PKG_VERSION,
+				      "unsupported NEFF package version %llu (supported: 1 and 2)",
+				      (unsigned long long)h.pkg_version);
 	if (h.header_size != NXP_NEFF_HEADER_SIZE)
-		return nxp_fail(st, NXP_E_FORMAT, NEFF_OFF_HEADER_SIZE, "NEFF header_size is %llu, expected %d",
-				(unsigned long long)h.header_size, NXP_NEFF_HEADER_SIZE);
+		return nxp__error_set(st, NXP_E_FORMAT, NEFF_OFF_HEADER_SIZE, "NEFF header_size is %llu, expected %d",
+				      (unsigned long long)h.header_size, NXP_NEFF_HEADER_SIZE);
 	if (h.neff_version_major > NEFF_MAX_VERSION_MAJOR)
-		return nxp_fail(st, NXP_E_VERSION, NEFF_OFF_VERSION_MAJOR,
-				"unsupported NEFF version %llu.%llu (supported: major 0 to %d)",
-				(unsigned long long)h.neff_version_major, (unsigned long long)h.neff_version_minor,
-				NEFF_MAX_VERSION_MAJOR);
+		return nxp__error_set(st, NXP_E_VERSION, NEFF_OFF_VERSION_MAJOR,
+				      "unsupported NEFF version %llu.%llu (supported: major 0 to %d)",
+				      (unsigned long long)h.neff_version_major,
+				      (unsigned long long)h.neff_version_minor,
+				      NEFF_MAX_VERSION_MAJOR);
 	if (h.data_size == 0)
-		return nxp_fail(st, NXP_E_FORMAT, NEFF_OFF_DATA_SIZE, "NEFF data_size is 0 (no payload)");
+		return nxp__error_set(st, NXP_E_FORMAT, NEFF_OFF_DATA_SIZE, "NEFF data_size is 0 (no payload)");
 	if (file_size >= 0) {
 		if (file_size < NXP_NEFF_HEADER_SIZE)
-			return nxp_fail(st, NXP_E_TRUNCATED, file_size, "file of %lld bytes is shorter than the NEFF header",
-					(long long)file_size);
+			return nxp__error_set(st, NXP_E_TRUNCATED, file_size,
+					      "file of %lld bytes is shorter than the NEFF header",
+					      (long long)file_size);
 		uint64_t room = (uint64_t)file_size - NXP_NEFF_HEADER_SIZE;
 		if (h.data_size > room)
-			return nxp_fail(st, NXP_E_FORMAT, NEFF_OFF_DATA_SIZE,
-					"invalid NEFF data_size %llu: only %llu bytes follow the header",
-					(unsigned long long)h.data_size, (unsigned long long)room);
+			return nxp__error_set(st, NXP_E_FORMAT, NEFF_OFF_DATA_SIZE,
+					      "invalid NEFF data_size %llu: only %llu bytes follow the header",
+					      (unsigned long long)h.data_size, (unsigned long long)room);
 	}
 	NXP__STRUCT_OUT(out, h, NXP_NEFF_HEADER_SIZE_V0_1);
 	return NXP_OK;

@@ -79,11 +79,9 @@ const char *neff_strdup(nxp_neff *n, const char *s)
 int neff_fail(nxp_neff *n, int code, int64_t offset, const char *fmt, ...)
 {
 	nxp_status_init(&n->err);
-	n->err.code = code;
-	n->err.offset = offset;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(n->err.message, sizeof(n->err.message), fmt, ap);
+	nxp__error_setv(&n->err, code, offset, fmt, ap);
 	va_end(ap);
 	return code;
 }
@@ -167,10 +165,10 @@ int nxp_neff_open(nxp_neff **out, nxp_source *src, const nxp_neff_options *opts,
 	if (out)
 		*out = NULL;
 	if (!out || !src || (opts && !nxp__struct_size_ok(opts, NEFF_OPTIONS_MIN_SIZE)))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_neff_open: NULL argument or short options struct_size");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_neff_open: NULL argument or short options struct_size");
 	nxp_neff *n = calloc(1, sizeof(*n));
 	if (!n)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	nxp_status_init(&n->err);
 	n->src = src;
 	n->model_flops = -1;
@@ -191,7 +189,7 @@ int nxp_neff_open_path(nxp_neff **out, const char *path, const nxp_neff_options 
 	if (out)
 		*out = NULL;
 	if (!out || !path)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_neff_open_path: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_neff_open_path: NULL argument");
 	nxp_source *src;
 	int rc = nxp_source_open_path(&src, path, st);
 	if (rc)
@@ -208,7 +206,7 @@ int nxp_neff_open_path(nxp_neff **out, const char *path, const nxp_neff_options 
 int nxp_neff_error(const nxp_neff *n, nxp_status *st)
 {
 	if (!n)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_neff_error: NULL handle");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_neff_error: NULL handle");
 	return nxp_status_copy(st, &n->err);
 }
 
@@ -225,10 +223,9 @@ static int query_fail(const nxp_neff *n, int code, const char *fmt, ...)
 		return code;
 	nxp_neff *m = (nxp_neff *)n;
 	nxp_status_init(&m->err);
-	m->err.code = code;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(m->err.message, sizeof(m->err.message), fmt, ap);
+	nxp__error_setv(&m->err, code, -1, fmt, ap);
 	va_end(ap);
 	return code;
 }

@@ -86,10 +86,11 @@ int nxp_neff_writer_open(nxp_neff_writer **out, const nxp_neff_writer_options *o
 	if (out)
 		*out = NULL;
 	if (!out || (opts && !nxp__struct_size_ok(opts, NXP_NEFF_WRITER_OPTIONS_SIZE_V0_1)))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_neff_writer_open: NULL argument or short options struct_size");
+		return nxp__error_set(st, NXP_E_INVAL, -1,
+				      "nxp_neff_writer_open: NULL argument or short options struct_size");
 	nxp_neff_writer *w = calloc(1, sizeof(*w));
 	if (!w)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	nxp_neff_writer_options_init(&w->opts);
 	if (opts) /* fields an older caller's header lacks keep their defaults */
 		NXP__STRUCT_IN_DEFAULTS(w->opts, opts, NXP_NEFF_WRITER_OPTIONS_SIZE_V0_1);
@@ -102,10 +103,10 @@ int nxp_neff_writer_open(nxp_neff_writer **out, const nxp_neff_writer_options *o
 	if (bad || (w->opts.pkg_version != 1 && w->opts.pkg_version != 2)) {
 		nxp_neff_writer_close(w);
 		if (bad == 2)
-			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
-		return nxp_fail(st, NXP_E_INVAL, -1,
-				"nxp_neff_writer_open: pkg_version must be 1 or 2, build_version at most 128 bytes, "
-				"name at most 256 bytes");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_INVAL, -1,
+				      "nxp_neff_writer_open: pkg_version must be 1 or 2, build_version at most 128 bytes, "
+				      "name at most 256 bytes");
 	}
 	w->opts.build_version = w->build_version;
 	w->opts.name = w->name;

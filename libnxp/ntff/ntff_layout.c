@@ -75,53 +75,57 @@ void ntff_file_header_encode(const ntff_file_header *h, uint8_t out[NTFF_FILE_HE
 {
 	memset(out, 0, NTFF_FILE_HEADER_SIZE);
 	memcpy(out, NTFF_MAGIC, 8);
-	ntff_st32(out + 8, h->layout_version);
-	ntff_st32(out + 12, NTFF_FILE_HEADER_SIZE);
-	ntff_st32(out + 16, h->flags);
-	ntff_st32(out + 20, (uint32_t)h->ntff_version);
-	ntff_st64(out + 24, (uint64_t)h->ticks_per_nanosec);
-	ntff_st32(out + 32, (uint32_t)h->num_physical_cores);
-	memcpy(out + 40, h->neff_uuid, 16);
-	memcpy(out + 56, h->neff_hash, 32);
-	ntff_st32(out + 124, ntff_crc32(out, 124));
+	ntff_st32(out + NTFF_FH_LAYOUT_VERSION, h->layout_version);
+	ntff_st32(out + NTFF_FH_HEADER_SIZE, NTFF_FILE_HEADER_SIZE);
+	ntff_st32(out + NTFF_FH_FLAGS, h->flags);
+	ntff_st32(out + NTFF_FH_NTFF_VERSION, (uint32_t)h->ntff_version);
+	ntff_st64(out + NTFF_FH_TICKS_PER_NANOSEC, (uint64_t)h->ticks_per_nanosec);
+	ntff_st32(out + NTFF_FH_NUM_PHYSICAL_CORES, (uint32_t)h->num_physical_cores);
+	memcpy(out + NTFF_FH_NEFF_UUID, h->neff_uuid, 16);
+	memcpy(out + NTFF_FH_NEFF_HASH, h->neff_hash, 32);
+	ntff_st32(out + NTFF_FH_HEADER_CRC, ntff_crc32(out, NTFF_FH_HEADER_CRC));
 }
 
 int ntff_file_header_decode(const uint8_t *p, size_t len, ntff_file_header *h, nxp_status *st)
 {
-	if (len < 12 || memcmp(p, NTFF_MAGIC, 8) != 0) {
+	if (len < NTFF_FH_LAYOUT_VERSION + 4 || memcmp(p, NTFF_MAGIC, 8) != 0) {
 		if (len < 8 || memcmp(p, NTFF_MAGIC, len < 8 ? len : 8) == 0)
-			return nxp_fail(st, len < 8 ? NXP_E_TRUNCATED : NXP_E_FORMAT, 0,
-					"NTFF: file too short for a header (%zu bytes)", len);
-		return nxp_fail(st, NXP_E_FORMAT, 0, "not an NTFF in libnxp layout (bad magic)");
+			return nxp__error_set(st, len < 8 ? NXP_E_TRUNCATED : NXP_E_FORMAT, 0,
+					      "NTFF: file too short for a header (%zu bytes)", len);
+		return nxp__error_set(st, NXP_E_FORMAT, 0, "not an NTFF in libnxp layout (bad magic)");
 	}
-	h->layout_version = ntff_ld32(p + 8);
+	h->layout_version = ntff_ld32(p + NTFF_FH_LAYOUT_VERSION);
 	if (h->layout_version < NTFF_LAYOUT_VERSION_MIN || h->layout_version > NTFF_LAYOUT_VERSION_MAX)
-		return nxp_fail(st, NXP_E_VERSION, 8,
-				"NTFF layout version %u is not supported by this version of libnxp (supported: %u - %u)",
-				h->layout_version, NTFF_LAYOUT_VERSION_MIN, NTFF_LAYOUT_VERSION_MAX);
+		return nxp__error_set(st, NXP_E_VERSION, NTFF_FH_LAYOUT_VERSION,
+				      "NTFF layout version %u is not supported by this version of libnxp "
+				      "(supported: %u - %u)",
+				      h->layout_version, NTFF_LAYOUT_VERSION_MIN, NTFF_LAYOUT_VERSION_MAX);
 	if (len < NTFF_FILE_HEADER_SIZE)
-		return nxp_fail(st, NXP_E_TRUNCATED, (int64_t)len, "NTFF: file header truncated (%zu of %u bytes)",
-				len, NTFF_FILE_HEADER_SIZE);
-	h->header_size = ntff_ld32(p + 12);
+		return nxp__error_set(st, NXP_E_TRUNCATED, (int64_t)len,
+				      "NTFF: file header truncated (%zu of %u bytes)",
+				      len, NTFF_FILE_HEADER_SIZE);
+	h->header_size = ntff_ld32(p + NTFF_FH_HEADER_SIZE);
 	if (h->header_size != NTFF_FILE_HEADER_SIZE)
-		return nxp_fail(st, NXP_E_FORMAT, 12, "NTFF: header size %u, expected %u", h->header_size,
-				NTFF_FILE_HEADER_SIZE);
-	uint32_t want = ntff_ld32(p + 124), got = ntff_crc32(p, 124);
+		return nxp__error_set(st, NXP_E_FORMAT, NTFF_FH_HEADER_SIZE, "NTFF: header size %u, expected %u",
+				      h->header_size, NTFF_FILE_HEADER_SIZE);
+	uint32_t want = ntff_ld32(p + NTFF_FH_HEADER_CRC), got = ntff_crc32(p, NTFF_FH_HEADER_CRC);
 	if (want != got)
-		return nxp_fail(st, NXP_E_CRC, 124, "NTFF: file header CRC mismatch (stored %08x, computed %08x)", want,
-				got);
-	h->flags = ntff_ld32(p + 16);
-	h->ntff_version = (int32_t)ntff_ld32(p + 20);
-	h->ticks_per_nanosec = (int64_t)ntff_ld64(p + 24);
-	h->num_physical_cores = (int32_t)ntff_ld32(p + 32);
-	memcpy(h->neff_uuid, p + 40, 16);
-	memcpy(h->neff_hash, p + 56, 32);
+		return nxp__error_set(st, NXP_E_CRC, NTFF_FH_HEADER_CRC,
+				      "NTFF: file header CRC mismatch (stored %08x, computed %08x)", want, got);
+	h->flags = ntff_ld32(p + NTFF_FH_FLAGS);
+	h->ntff_version = (int32_t)ntff_ld32(p + NTFF_FH_NTFF_VERSION);
+	h->ticks_per_nanosec = (int64_t)ntff_ld64(p + NTFF_FH_TICKS_PER_NANOSEC);
+	h->num_physical_cores = (int32_t)ntff_ld32(p + NTFF_FH_NUM_PHYSICAL_CORES);
+	memcpy(h->neff_uuid, p + NTFF_FH_NEFF_UUID, 16);
+	memcpy(h->neff_hash, p + NTFF_FH_NEFF_HASH, 32);
 	if (h->ticks_per_nanosec <= 0)
-		return nxp_fail(st, NXP_E_FORMAT, 24, "NTFF: ticks_per_nanosec %lld must be positive",
-				(long long)h->ticks_per_nanosec);
+		return nxp__error_set(st, NXP_E_FORMAT, NTFF_FH_TICKS_PER_NANOSEC,
+				      "NTFF: ticks_per_nanosec %lld must be positive",
+				      (long long)h->ticks_per_nanosec);
 	if (h->num_physical_cores <= 0 || h->num_physical_cores > 64)
-		return nxp_fail(st, NXP_E_FORMAT, 32, "NTFF: num_physical_cores %d out of range 1..64",
-				h->num_physical_cores);
+		return nxp__error_set(st, NXP_E_FORMAT, NTFF_FH_NUM_PHYSICAL_CORES,
+				      "NTFF: num_physical_cores %d out of range 1..64",
+				      h->num_physical_cores);
 	return NXP_OK;
 }
 
@@ -134,43 +138,43 @@ void ntff_section_header_encode(const ntff_section_header *h, uint8_t out[NTFF_S
 {
 	memset(out, 0, NTFF_SECTION_HEADER_SIZE);
 	ntff_st32(out, NTFF_SECTION_MAGIC);
-	ntff_st16(out + 4, h->kind);
-	ntff_st16(out + 6, h->flags);
-	ntff_st32(out + 8, h->queue);
-	ntff_st16(out + 12, h->record_kind);
-	ntff_st16(out + 14, h->record_size);
-	ntff_st64(out + 16, h->record_count);
-	ntff_st64(out + 24, h->stored_length);
-	ntff_st64(out + 32, h->raw_length);
-	ntff_st64(out + 40, h->first_ts);
-	ntff_st64(out + 48, h->last_ts);
-	ntff_st64(out + 56, h->max_end_ts);
-	ntff_st32(out + 64, h->data_crc);
-	ntff_st32(out + 76, ntff_crc32(out, 76));
+	ntff_st16(out + NTFF_SH_KIND, h->kind);
+	ntff_st16(out + NTFF_SH_FLAGS, h->flags);
+	ntff_st32(out + NTFF_SH_QUEUE, h->queue);
+	ntff_st16(out + NTFF_SH_RECORD_KIND, h->record_kind);
+	ntff_st16(out + NTFF_SH_RECORD_SIZE, h->record_size);
+	ntff_st64(out + NTFF_SH_RECORD_COUNT, h->record_count);
+	ntff_st64(out + NTFF_SH_STORED_LENGTH, h->stored_length);
+	ntff_st64(out + NTFF_SH_RAW_LENGTH, h->raw_length);
+	ntff_st64(out + NTFF_SH_FIRST_TS, h->first_ts);
+	ntff_st64(out + NTFF_SH_LAST_TS, h->last_ts);
+	ntff_st64(out + NTFF_SH_MAX_END_TS, h->max_end_ts);
+	ntff_st32(out + NTFF_SH_DATA_CRC, h->data_crc);
+	ntff_st32(out + NTFF_SH_HEADER_CRC, ntff_crc32(out, NTFF_SH_HEADER_CRC));
 }
 
 int ntff_section_header_decode(const uint8_t *p, ntff_section_header *h, uint64_t offset, nxp_status *st)
 {
 	if (ntff_ld32(p) != NTFF_SECTION_MAGIC)
-		return nxp_fail(st, NXP_E_FORMAT, (int64_t)offset, "NTFF: no section header at offset %llu",
-				(unsigned long long)offset);
-	uint32_t want = ntff_ld32(p + 76), got = ntff_crc32(p, 76);
+		return nxp__error_set(st, NXP_E_FORMAT, (int64_t)offset, "NTFF: no section header at offset %llu",
+				      (unsigned long long)offset);
+	uint32_t want = ntff_ld32(p + NTFF_SH_HEADER_CRC), got = ntff_crc32(p, NTFF_SH_HEADER_CRC);
 	if (want != got)
-		return nxp_fail(st, NXP_E_CRC, (int64_t)offset,
-				"NTFF: section header CRC mismatch at offset %llu (stored %08x, computed %08x)",
-				(unsigned long long)offset, want, got);
-	h->kind = ntff_ld16(p + 4);
-	h->flags = ntff_ld16(p + 6);
-	h->queue = ntff_ld32(p + 8);
-	h->record_kind = ntff_ld16(p + 12);
-	h->record_size = ntff_ld16(p + 14);
-	h->record_count = ntff_ld64(p + 16);
-	h->stored_length = ntff_ld64(p + 24);
-	h->raw_length = ntff_ld64(p + 32);
-	h->first_ts = ntff_ld64(p + 40);
-	h->last_ts = ntff_ld64(p + 48);
-	h->max_end_ts = ntff_ld64(p + 56);
-	h->data_crc = ntff_ld32(p + 64);
+		return nxp__error_set(st, NXP_E_CRC, (int64_t)offset,
+				      "NTFF: section header CRC mismatch at offset %llu (stored %08x, computed %08x)",
+				      (unsigned long long)offset, want, got);
+	h->kind = ntff_ld16(p + NTFF_SH_KIND);
+	h->flags = ntff_ld16(p + NTFF_SH_FLAGS);
+	h->queue = ntff_ld32(p + NTFF_SH_QUEUE);
+	h->record_kind = ntff_ld16(p + NTFF_SH_RECORD_KIND);
+	h->record_size = ntff_ld16(p + NTFF_SH_RECORD_SIZE);
+	h->record_count = ntff_ld64(p + NTFF_SH_RECORD_COUNT);
+	h->stored_length = ntff_ld64(p + NTFF_SH_STORED_LENGTH);
+	h->raw_length = ntff_ld64(p + NTFF_SH_RAW_LENGTH);
+	h->first_ts = ntff_ld64(p + NTFF_SH_FIRST_TS);
+	h->last_ts = ntff_ld64(p + NTFF_SH_LAST_TS);
+	h->max_end_ts = ntff_ld64(p + NTFF_SH_MAX_END_TS);
+	h->data_crc = ntff_ld32(p + NTFF_SH_DATA_CRC);
 	return NXP_OK;
 }
 
@@ -180,19 +184,19 @@ void ntff_footer_encode(const ntff_footer *f, uint8_t out[NTFF_FOOTER_SIZE])
 {
 	memset(out, 0, NTFF_FOOTER_SIZE);
 	memcpy(out, NTFF_FOOTER_MAGIC, 8);
-	ntff_st64(out + 8, f->index_offset);
-	ntff_st64(out + 16, f->file_length);
-	ntff_st32(out + 28, ntff_crc32(out, 28));
+	ntff_st64(out + NTFF_FT_INDEX_OFFSET, f->index_offset);
+	ntff_st64(out + NTFF_FT_FILE_LENGTH, f->file_length);
+	ntff_st32(out + NTFF_FT_CRC, ntff_crc32(out, NTFF_FT_CRC));
 }
 
 int ntff_footer_decode(const uint8_t *p, ntff_footer *f)
 {
 	if (memcmp(p, NTFF_FOOTER_MAGIC, 8) != 0)
 		return NXP_E_FORMAT;
-	if (ntff_ld32(p + 28) != ntff_crc32(p, 28))
+	if (ntff_ld32(p + NTFF_FT_CRC) != ntff_crc32(p, NTFF_FT_CRC))
 		return NXP_E_CRC;
-	f->index_offset = ntff_ld64(p + 8);
-	f->file_length = ntff_ld64(p + 16);
+	f->index_offset = ntff_ld64(p + NTFF_FT_INDEX_OFFSET);
+	f->file_length = ntff_ld64(p + NTFF_FT_FILE_LENGTH);
 	return NXP_OK;
 }
 

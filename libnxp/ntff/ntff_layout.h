@@ -121,6 +121,51 @@ static inline void ntff_st64(uint8_t *p, uint64_t v)
 	ntff_st32(p + 4, (uint32_t)(v >> 32));
 }
 
+/* ---- byte offsets of the fixed headers (layout version 1) ------------------
+ * Named so that a message's fault offset, an encoder and a decoder cannot
+ * disagree; the tables in ntff_layout.c and doc/formats/ntff.md show the same
+ * layout. */
+enum ntff_file_header_offset {
+	NTFF_FH_MAGIC = 0,               /* magic[8] */
+	NTFF_FH_LAYOUT_VERSION = 8,      /* u32 */
+	NTFF_FH_HEADER_SIZE = 12,        /* u32 */
+	NTFF_FH_FLAGS = 16,              /* u32 */
+	NTFF_FH_NTFF_VERSION = 20,       /* i32 */
+	NTFF_FH_TICKS_PER_NANOSEC = 24,  /* i64 */
+	NTFF_FH_NUM_PHYSICAL_CORES = 32, /* i32; 36 reserved u32 */
+	NTFF_FH_NEFF_UUID = 40,          /* uint8_t[16] */
+	NTFF_FH_NEFF_HASH = 56,          /* uint8_t[32]; 88 reserved[36] */
+	NTFF_FH_HEADER_CRC = 124,        /* u32: crc32 of bytes 0..123 */
+};
+
+enum ntff_section_header_offset {
+	NTFF_SH_MAGIC = 0,         /* u32 "NXPS" */
+	NTFF_SH_KIND = 4,          /* u16 */
+	NTFF_SH_FLAGS = 6,         /* u16 */
+	NTFF_SH_QUEUE = 8,         /* u32 */
+	NTFF_SH_RECORD_KIND = 12,  /* u16 */
+	NTFF_SH_RECORD_SIZE = 14,  /* u16 */
+	NTFF_SH_RECORD_COUNT = 16, /* u64 */
+	NTFF_SH_STORED_LENGTH = 24,/* u64 */
+	NTFF_SH_RAW_LENGTH = 32,   /* u64 */
+	NTFF_SH_FIRST_TS = 40,     /* u64 */
+	NTFF_SH_LAST_TS = 48,      /* u64 */
+	NTFF_SH_MAX_END_TS = 56,   /* u64 */
+	NTFF_SH_DATA_CRC = 64,     /* u32; 68 reserved[8] */
+	NTFF_SH_HEADER_CRC = 76,   /* u32: crc32 of bytes 0..75 */
+};
+
+enum ntff_footer_offset {
+	NTFF_FT_MAGIC = 0,        /* magic[8] "NXPNTEND" */
+	NTFF_FT_INDEX_OFFSET = 8, /* u64 */
+	NTFF_FT_FILE_LENGTH = 16, /* u64; 24 reserved u32 */
+	NTFF_FT_CRC = 28,         /* u32: crc32 of bytes 0..27 */
+};
+
+_Static_assert(NTFF_FH_HEADER_CRC + 4 == NTFF_FILE_HEADER_SIZE, "file header CRC is its last field");
+_Static_assert(NTFF_SH_HEADER_CRC + 4 == NTFF_SECTION_HEADER_SIZE, "section header CRC is its last field");
+_Static_assert(NTFF_FT_CRC + 4 == NTFF_FOOTER_SIZE, "footer CRC is its last field");
+
 /* ---- fixed structures ---------------------------------------------------- */
 typedef struct ntff_file_header {
 	uint32_t layout_version;

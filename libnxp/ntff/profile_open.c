@@ -653,7 +653,7 @@ int nxp_profile_open(nxp_profile **out, nxp_source *neff, nxp_source *ntff, cons
 		char a[33], b[33];
 		nxp_hex(nh.uuid, 16, a);
 		nxp_hex(p->hdr.neff_uuid, 16, b);
-		rc = nxp_fail(st, NXP_E_MISMATCH, 40,
+		rc = nxp_fail(st, NXP_E_MISMATCH, NTFF_FH_NEFF_UUID,
 			      "NEFF/NTFF UUID mismatch (files from different compilations): NEFF %s, NTFF %s", a, b);
 		goto fail;
 	}

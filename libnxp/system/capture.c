@@ -196,7 +196,7 @@ static int walk(nxp_capture *c, const char *dir, int depth, nxp_status *st)
 		return NXP_OK;
 	DIR *d = opendir(dir);
 	if (!d)
-		return depth == 0 ? nxp_fail(st, NXP_E_IO, -1, "%s: %s", dir, strerror(errno)) : NXP_OK;
+		return depth == 0 ? nxp__error_set(st, NXP_E_IO, -1, "%s: %s", dir, strerror(errno)) : NXP_OK;
 	int rc = NXP_OK;
 	struct dirent *e;
 	while (!rc && (e = readdir(d))) {
@@ -205,7 +205,7 @@ static int walk(nxp_capture *c, const char *dir, int depth, nxp_status *st)
 		size_t n = strlen(dir) + strlen(e->d_name) + 2;
 		char *path = malloc(n);
 		if (!path) {
-			rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 			break;
 		}
 		snprintf(path, n, "%s/%s", dir, e->d_name);
@@ -217,9 +217,10 @@ static int walk(nxp_capture *c, const char *dir, int depth, nxp_status *st)
 			if (kind) {
 				rc = add_file(c, path, dir, e->d_name, kind, (int64_t)sb.st_size);
 				if (rc == NXP_E_LIMIT)
-					rc = nxp_fail(st, rc, -1, "%s: more than %d capture files", dir, MAX_FILES);
+					rc = nxp__error_set(st, rc, -1, "%s: more than %d capture files", dir,
+							    MAX_FILES);
 				else if (rc)
-					rc = nxp_fail(st, rc, -1, "out of memory");
+					rc = nxp__error_set(st, rc, -1, "out of memory");
 			}
 		}
 		free(path);
@@ -331,7 +332,8 @@ static int build_processes(nxp_capture *c)
 		if (slot && *slot < 0)
 			*slot = (int64_t)i;
 		else if (slot)
-			problem(c, "%s: a second %s in the same directory is ignored for the process", f->path, f->base);
+			problem(c, "%s: a second %s in the same directory is ignored for the process", f->path,
+			f->base);
 	}
 	for (size_t i = 0; i < c->np; i++) {
 		nxp_capture_process *pp = &c->p[i].pub;
@@ -420,30 +422,31 @@ static int pair(nxp_capture *c)
 int nxp_capture_open(nxp_capture **out, const char *dir, nxp_status *st)
 {
 	if (!out || !dir)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_capture_open: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_capture_open: NULL argument");
 	*out = NULL;
 	nxp_capture *c = calloc(1, sizeof(*c));
 	if (!c)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	/* Strip trailing slashes so that directory names parse. */
 	char *root = sys_strdup(dir);
 	if (!root) {
 		free(c);
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	for (size_t n = strlen(root); n > 1 && root[n - 1] == '/'; n--)
 		root[n - 1] = '\0';
 	int rc = walk(c, root, 0, st);
 	free(root);
 	if (!rc && c->nf == 0)
-		rc = nxp_fail(st, NXP_E_NOT_FOUND, -1, "%s: no system-profile, framework-trace, NEFF or NTFF files", dir);
+		rc = nxp__error_set(st, NXP_E_NOT_FOUND, -1,
+				    "%s: no system-profile, framework-trace, NEFF or NTFF files", dir);
 	if (!rc) {
 		qsort(c->f, c->nf, sizeof(*c->f), cmp_file);
 		rc = build_processes(c);
 		if (!rc)
 			rc = pair(c);
 		if (rc)
-			rc = nxp_fail(st, rc, -1, "out of memory");
+			rc = nxp__error_set(st, rc, -1, "out of memory");
 	}
 	if (rc) {
 		nxp_capture_close(c);
@@ -545,14 +548,14 @@ int nxp_capture_open_profile(const nxp_capture *c, size_t index, const nxp_profi
 			     nxp_profile **out, nxp_status *st)
 {
 	if (!c || !out)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_capture_open_profile: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_capture_open_profile: NULL argument");
 	*out = NULL;
 	if (index >= c->nprof)
-		return nxp_fail(st, NXP_E_RANGE, -1, "profile %zu of %zu", index, c->nprof);
+		return nxp__error_set(st, NXP_E_RANGE, -1, "profile %zu of %zu", index, c->nprof);
 	const nxp_capture_profile *p = &c->prof[index];
 	if (p->neff < 0 || p->ntff < 0)
-		return nxp_fail(st, NXP_E_NOT_FOUND, -1, "%s: no NEFF paired with this NTFF",
-				p->ntff >= 0 ? c->f[p->ntff].path : "?");
+		return nxp__error_set(st, NXP_E_NOT_FOUND, -1, "%s: no NEFF paired with this NTFF",
+				      p->ntff >= 0 ? c->f[p->ntff].path : "?");
 	return nxp_profile_open_path(out, c->f[p->neff].path, c->f[p->ntff].path, opts, st);
 }
 
@@ -560,16 +563,16 @@ int nxp_capture_open_events(const nxp_capture *c, int64_t process_index, const n
 			    nxp_system_events **out, nxp_status *st)
 {
 	if (!c || !out)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_capture_open_events: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_capture_open_events: NULL argument");
 	*out = NULL;
 	if (process_index < -1 || process_index >= (int64_t)c->np)
-		return nxp_fail(st, NXP_E_RANGE, -1, "process %lld of %zu", (long long)process_index, c->np);
+		return nxp__error_set(st, NXP_E_RANGE, -1, "process %lld of %zu", (long long)process_index, c->np);
 	const char **paths = calloc(c->nf ? c->nf : 1, sizeof(*paths));
 	const char **insts = calloc(c->nf ? c->nf : 1, sizeof(*insts));
 	if (!paths || !insts) {
 		free(paths);
 		free(insts);
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	size_t n = 0;
 	for (size_t i = 0; i < c->np; i++) {
@@ -588,7 +591,7 @@ int nxp_capture_open_events(const nxp_capture *c, int64_t process_index, const n
 	}
 	int rc;
 	if (!n)
-		rc = nxp_fail(st, NXP_E_NOT_FOUND, -1, "no ntrace.pb or trace.json in the capture");
+		rc = nxp__error_set(st, NXP_E_NOT_FOUND, -1, "no ntrace.pb or trace.json in the capture");
 	else
 		rc = sys_events_open_files(out, paths, insts, n, opts, st);
 	free(paths);

@@ -98,13 +98,13 @@ static int attr_i64(json_t *o, const char *key, int64_t *v)
 int nxp_clock_map_build(nxp_clock_map **out, nxp_system_events *events, uint32_t max_points, nxp_status *st)
 {
 	if (!out || !events)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_clock_map_build: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_clock_map_build: NULL argument");
 	*out = NULL;
 	if (!max_points)
 		max_points = SYS_DEFAULT_MAX_SYNC_POINTS;
 	nxp_clock_map *m;
 	if (nxp_clock_map_new(&m))
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	nxp_system_event ev;
 	ev.struct_size = sizeof(ev);
 	int rc;
@@ -119,12 +119,12 @@ int nxp_clock_map_build(nxp_clock_map **out, nxp_system_events *events, uint32_t
 			continue;
 		if (m->n >= max_points) {
 			nxp_clock_map_close(m);
-			return nxp_fail(st, NXP_E_LIMIT, ev.offset, "more than %u timestamp_sync_point events",
-					max_points);
+			return nxp__error_set(st, NXP_E_LIMIT, ev.offset, "more than %u timestamp_sync_point events",
+					      max_points);
 		}
 		if (push(m, ev.nc_idx, dev, cpu)) {
 			nxp_clock_map_close(m);
-			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		}
 	}
 	if (rc != NXP_END) {

@@ -10,7 +10,7 @@
 static int raw_read(sysin *in, uint8_t *dst, size_t cap, size_t *got, nxp_status *st)
 {
 	if (nxp_src_read(in->src, dst, cap, got) != NXP_OK)
-		return nxp_fail(st, NXP_E_IO, (int64_t)in->src->pos, "read error");
+		return nxp__error_set(st, NXP_E_IO, (int64_t)in->src->pos, "read error");
 	if (*got < cap)
 		in->src_eof = 1;
 	return NXP_OK;
@@ -22,11 +22,11 @@ static int inflate_start(sysin *in, nxp_status *st)
 {
 	in->z = calloc(1, sizeof(*in->z));
 	if (!in->z)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	if (inflateInit2(in->z, 15 + 16) != Z_OK) {
 		free(in->z);
 		in->z = NULL;
-		return nxp_fail(st, NXP_E_NOMEM, -1, "zlib init failed");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "zlib init failed");
 	}
 	in->gzip = 1;
 	return NXP_OK;
@@ -39,7 +39,7 @@ int sysin_open(sysin *in, nxp_source *src, int detect_gzip, nxp_status *st)
 	in->start = src->pos;
 	in->buf = malloc(SYSIN_BUF);
 	if (!in->buf)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	if (!detect_gzip)
 		return NXP_OK;
 	/* Peek: read the first block; keep it as data or as compressed input. */
@@ -51,7 +51,7 @@ int sysin_open(sysin *in, nxp_source *src, int detect_gzip, nxp_status *st)
 		in->raw = in->buf;
 		in->buf = malloc(SYSIN_BUF);
 		if (!in->buf)
-			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		rc = inflate_start(in, st);
 		if (rc)
 			return rc;
@@ -88,9 +88,9 @@ static int fill_gzip(sysin *in, nxp_status *st)
 			in->z->avail_in = (uInt)got;
 		}
 		if (in->z->avail_in == 0 && in->src_eof) {
-			return nxp_fail(st, NXP_E_TRUNCATED, (int64_t)in->src->pos,
-					"gzip stream ends early (at decompressed offset %llu)",
-					(unsigned long long)sysin_tell(in));
+			return nxp__error_set(st, NXP_E_TRUNCATED, (int64_t)in->src->pos,
+					      "gzip stream ends early (at decompressed offset %llu)",
+					      (unsigned long long)sysin_tell(in));
 		}
 		int zr = inflate(in->z, Z_NO_FLUSH);
 		if (zr == Z_STREAM_END) {
@@ -106,13 +106,14 @@ static int fill_gzip(sysin *in, nxp_status *st)
 			if (in->z->avail_in == 0)
 				in->zdone = 1;
 			else if (inflateReset(in->z) != Z_OK)
-				return nxp_fail(st, NXP_E_COMPRESSION, (int64_t)sysin_tell(in), "gzip reset failed");
+				return nxp__error_set(st, NXP_E_COMPRESSION, (int64_t)sysin_tell(in),
+						      "gzip reset failed");
 		} else if (zr == Z_BUF_ERROR) {
 			continue;
 		} else if (zr != Z_OK) {
-			return nxp_fail(st, zr == Z_MEM_ERROR ? NXP_E_NOMEM : NXP_E_COMPRESSION,
-					(int64_t)(in->src->pos - in->z->avail_in), "corrupt gzip data: %s",
-					in->z->msg ? in->z->msg : "inflate error");
+			return nxp__error_set(st, zr == Z_MEM_ERROR ? NXP_E_NOMEM : NXP_E_COMPRESSION,
+					      (int64_t)(in->src->pos - in->z->avail_in), "corrupt gzip data: %s",
+					      in->z->msg ? in->z->msg : "inflate error");
 		}
 	}
 	in->len = SYSIN_BUF - in->z->avail_out;
@@ -145,7 +146,8 @@ int sysin_read(sysin *in, void *dst, size_t n, nxp_status *st)
 	while (n) {
 		int rc = sysin_fill(in, st);
 		if (rc == NXP_END)
-			return nxp_fail(st, NXP_E_TRUNCATED, (int64_t)sysin_tell(in), "input ends %zu bytes early", n);
+			return nxp__error_set(st, NXP_E_TRUNCATED, (int64_t)sysin_tell(in),
+					      "input ends %zu bytes early", n);
 		if (rc)
 			return rc;
 		size_t k = in->len - in->pos;
@@ -166,10 +168,10 @@ int sysin_skip(sysin *in, uint64_t n, nxp_status *st)
 		uint64_t target = sysin_tell(in) + n;
 		int64_t size = in->src->size;
 		if (size >= 0 && in->start + target > (uint64_t)size)
-			return nxp_fail(st, NXP_E_TRUNCATED, (int64_t)sysin_tell(in),
-					"length %llu runs past the end of the input", (unsigned long long)n);
+			return nxp__error_set(st, NXP_E_TRUNCATED, (int64_t)sysin_tell(in),
+					      "length %llu runs past the end of the input", (unsigned long long)n);
 		if (nxp_src_seek(in->src, in->start + target) != NXP_OK)
-			return nxp_fail(st, NXP_E_IO, (int64_t)sysin_tell(in), "seek failed");
+			return nxp__error_set(st, NXP_E_IO, (int64_t)sysin_tell(in), "seek failed");
 		in->off = target;
 		in->pos = in->len = 0;
 		in->src_eof = 0;
@@ -178,8 +180,8 @@ int sysin_skip(sysin *in, uint64_t n, nxp_status *st)
 	while (n) {
 		int rc = sysin_fill(in, st);
 		if (rc == NXP_END)
-			return nxp_fail(st, NXP_E_TRUNCATED, (int64_t)sysin_tell(in),
-					"input ends %llu bytes early", (unsigned long long)n);
+			return nxp__error_set(st, NXP_E_TRUNCATED, (int64_t)sysin_tell(in),
+					      "input ends %llu bytes early", (unsigned long long)n);
 		if (rc)
 			return rc;
 		size_t k = in->len - in->pos;
@@ -194,16 +196,16 @@ int sysin_skip(sysin *in, uint64_t n, nxp_status *st)
 int sysin_rewind(sysin *in, nxp_status *st)
 {
 	if (!in->src->seekable)
-		return nxp_fail(st, NXP_E_UNSUPPORTED, -1, "input cannot seek");
+		return nxp__error_set(st, NXP_E_UNSUPPORTED, -1, "input cannot seek");
 	if (nxp_src_seek(in->src, in->start) != NXP_OK)
-		return nxp_fail(st, NXP_E_IO, -1, "seek failed");
+		return nxp__error_set(st, NXP_E_IO, -1, "seek failed");
 	in->off = 0;
 	in->pos = in->len = 0;
 	in->src_eof = 0;
 	in->zdone = 0;
 	if (in->gzip) {
 		if (inflateReset(in->z) != Z_OK)
-			return nxp_fail(st, NXP_E_COMPRESSION, -1, "gzip reset failed");
+			return nxp__error_set(st, NXP_E_COMPRESSION, -1, "gzip reset failed");
 		in->z->avail_in = 0;
 	}
 	return NXP_OK;

@@ -42,18 +42,18 @@ int nxp_host_stats_open(nxp_host_stats **out, nxp_source *src, int kind, const n
 			nxp_status *st)
 {
 	if (!out || !src || (kind != NXP_SYSFILE_CPU_UTIL && kind != NXP_SYSFILE_HOST_MEM))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_host_stats_open: bad argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_host_stats_open: bad argument");
 	*out = NULL;
 	nxp_host_stats *h = calloc(1, sizeof(*h));
 	if (!h)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	nxp_status_init(&h->err);
 	h->kind = kind;
 	int rc = sys_opts_resolve(&h->o, opts);
 	if (rc) {
 		free(h);
-		return rc == NXP_E_NOMEM ? nxp_fail(st, rc, -1, "out of memory")
-					 : nxp_fail(st, NXP_E_INVAL, -1, "nxp_system_options: bad struct_size");
+		return rc == NXP_E_NOMEM ? nxp__error_set(st, rc, -1, "out of memory")
+					 : nxp__error_set(st, NXP_E_INVAL, -1, "nxp_system_options: bad struct_size");
 	}
 	rc = pbwalk_open(&h->w, src, host_tags, sizeof(host_tags) / sizeof(host_tags[0]),
 			     1u << F_SAMPLES | 1u << F_INSTANCE, h->o.max_message, st);
@@ -87,7 +87,7 @@ static int next_sample(nxp_host_stats *h, pbfield *f)
 			char *s = malloc((size_t)f->v + 1);
 			if (!s) {
 				h->failed = 1;
-				return nxp_fail(&h->err, NXP_E_NOMEM, -1, "out of memory");
+				return nxp__error_set(&h->err, NXP_E_NOMEM, -1, "out of memory");
 			}
 			memcpy(s, f->data, (size_t)f->v);
 			s[f->v] = '\0';
@@ -105,8 +105,9 @@ static const char *inst(const nxp_host_stats *h)
 static int bad_sample(nxp_host_stats *h, const pbfield *f, const char *type)
 {
 	h->failed = 1;
-	return nxp_fail(&h->err, NXP_E_PROTOBUF, (int64_t)f->offset, "sample at offset %llu does not unpack as %s",
-			(unsigned long long)f->offset, type);
+	return nxp__error_set(&h->err, NXP_E_PROTOBUF, (int64_t)f->offset,
+			      "sample at offset %llu does not unpack as %s",
+			      (unsigned long long)f->offset, type);
 }
 
 int nxp_host_stats_next_cpu(nxp_host_stats *h, nxp_cpu_usage *out)

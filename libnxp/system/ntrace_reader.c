@@ -617,8 +617,9 @@ static int on_event(ntrace_reader *r, const pbfield *f, nxp_system_event *ev, nx
 	arena_reset(&r->mem);
 	Ntff__TraceEvent *e = ntff__trace_event__unpack(&r->pba, (size_t)f->v, f->data);
 	if (!e)
-		return nxp_fail(st, NXP_E_PROTOBUF, (int64_t)f->offset,
-				"event at offset %llu does not unpack as ntff.TraceEvent", (unsigned long long)f->offset);
+		return nxp__error_set(st, NXP_E_PROTOBUF, (int64_t)f->offset,
+				      "event at offset %llu does not unpack as ntff.TraceEvent",
+				      (unsigned long long)f->offset);
 	if (!times_fit(e)) {
 		/* Its time does not fit int64 ns: a bad event, skipped and counted. */
 		r->base.skipped++;
@@ -628,7 +629,7 @@ static int on_event(ntrace_reader *r, const pbfield *f, nxp_system_event *ev, nx
 	size_t slot;
 	if (e->phase == NTFF__TRACE_EVENT__PHASE__START && pairing) {
 		if (decode(r, e, &r->xa, &r->frag_a))
-			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		if (tab_find(r, e->tracking_id, &slot) || r->n_pending >= r->o.max_pending)
 			/* Table full, or a second START with the same id: return it
 			 * now as unmatched rather than lose it. */
@@ -636,7 +637,7 @@ static int on_event(ntrace_reader *r, const pbfield *f, nxp_system_event *ev, nx
 		pending p = {e->tracking_id, r->seq++, keep(&r->xa), f->offset};
 		if (!p.ev || tab_insert(r, &p)) {
 			free(p.ev);
-			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		}
 		return 1;
 	}
@@ -644,20 +645,20 @@ static int on_event(ntrace_reader *r, const pbfield *f, nxp_system_event *ev, nx
 		pending *p = tab_find(r, e->tracking_id, &slot);
 		if (!p) {
 			if (decode(r, e, &r->xa, &r->frag_a))
-				return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+				return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 			return make_row(r, &r->xa, NULL, NXP_SYSEV_UNMATCHED_STOP, f->offset, ev) ? NXP_E_NOMEM : 0;
 		}
 		r->held = p->ev;
 		tab_remove(r, slot);
 		if (decode(r, e, &r->xb, &r->frag_b))
-			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		return make_row(r, r->held, &r->xb, 0, f->offset, ev) ? NXP_E_NOMEM : 0;
 	}
 	uint32_t fl = (e->phase == NTFF__TRACE_EVENT__PHASE__START || e->phase == NTFF__TRACE_EVENT__PHASE__STOP)
 			      ? NXP_SYSEV_UNPAIRED
 			      : 0;
 	if (decode(r, e, &r->xa, &r->frag_a))
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	return make_row(r, &r->xa, NULL, fl, f->offset, ev) ? NXP_E_NOMEM : 0;
 }
 
@@ -673,7 +674,7 @@ static int ntrace_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
 			r->held = p->ev;
 			p->ev = NULL;
 			if (make_row(r, r->held, NULL, NXP_SYSEV_UNMATCHED_START, p->offset, ev))
-				return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+				return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 			return NXP_OK;
 		}
 		pbfield f;
@@ -681,7 +682,7 @@ static int ntrace_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
 		r->base.bytes_read = (int64_t)sysin_tell(&r->w.in);
 		if (rc == NXP_END) {
 			if (start_drain(r))
-				return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+				return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 			continue;
 		}
 		if (rc)
@@ -691,26 +692,26 @@ static int ntrace_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
 			if (f.wire != PB_LEN)
 				break;
 			if (r->pool_bytes + f.v > POOL_MAX_BYTES)
-				return nxp_fail(st, NXP_E_LIMIT, (int64_t)f.offset, "string pool over %u bytes",
-						POOL_MAX_BYTES);
+				return nxp__error_set(st, NXP_E_LIMIT, (int64_t)f.offset, "string pool over %u bytes",
+						      POOL_MAX_BYTES);
 			if (r->n_pool == r->cap_pool) {
 				size_t cap = r->cap_pool ? r->cap_pool * 2 : 64;
 				pool_entry *p = realloc(r->pool, cap * sizeof(*p));
 				if (!p)
-					return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+					return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 				r->pool = p;
 				r->cap_pool = cap;
 			}
 			r->pool[r->n_pool].s = NULL;
 			if (root_string(&f, &r->pool[r->n_pool].s))
-				return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+				return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 			r->pool[r->n_pool].group = nxp_system_event_group(r->pool[r->n_pool].s);
 			r->n_pool++;
 			r->pool_bytes += f.v;
 			break;
 		case F_INSTANCE:
 			if (f.wire == PB_LEN && root_string(&f, &r->instance_id))
-				return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+				return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 			break;
 		case F_PID:
 			if (f.wire == PB_VARINT) {
@@ -725,7 +726,7 @@ static int ntrace_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
 			if (rc == 1)
 				continue;
 			if (rc == NXP_E_NOMEM)
-				return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+				return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 			return rc;
 		default:
 			break; /* arch, session, versions, file references, unknown fields: not needed for rows */
@@ -763,7 +764,7 @@ int ntrace_reader_open(sysrd **out, sysin *in, const sys_opts *o, nxp_status *st
 	ntrace_reader *r = calloc(1, sizeof(*r));
 	if (!r) {
 		sysin_close(in);
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	r->base.next = ntrace_next;
 	r->base.free = ntrace_free;

@@ -74,8 +74,8 @@ static int read_varint(pbwalk *w, uint64_t *v, int end_ok, nxp_status *st)
 	if (in->len - in->pos >= 10) { /* fast path: the whole varint is buffered */
 		size_t k = pb_decode_varint(in->buf + in->pos, 10, v);
 		if (!k)
-			return nxp_fail(st, NXP_E_PROTOBUF, (int64_t)at, "malformed varint at offset %llu",
-					(unsigned long long)at);
+			return nxp__error_set(st, NXP_E_PROTOBUF, (int64_t)at, "malformed varint at offset %llu",
+					      (unsigned long long)at);
 		in->pos += k;
 		return NXP_OK;
 	}
@@ -83,14 +83,15 @@ static int read_varint(pbwalk *w, uint64_t *v, int end_ok, nxp_status *st)
 	for (int i = 0;; i++) {
 		rc = sysin_fill(in, st);
 		if (rc == NXP_END)
-			return nxp_fail(st, NXP_E_TRUNCATED, (int64_t)at, "input ends inside a varint at offset %llu",
-					(unsigned long long)at);
+			return nxp__error_set(st, NXP_E_TRUNCATED, (int64_t)at,
+					      "input ends inside a varint at offset %llu",
+					      (unsigned long long)at);
 		if (rc)
 			return rc;
 		uint8_t b = in->buf[in->pos++];
 		if (i == 9 && b > 1)
-			return nxp_fail(st, NXP_E_PROTOBUF, (int64_t)at, "malformed varint at offset %llu",
-					(unsigned long long)at);
+			return nxp__error_set(st, NXP_E_PROTOBUF, (int64_t)at, "malformed varint at offset %llu",
+					      (unsigned long long)at);
 		r |= (uint64_t)(b & 0x7f) << (7 * i);
 		if (!(b & 0x80))
 			break;
@@ -125,9 +126,9 @@ static int next_message(pbwalk *w, nxp_status *st)
 	if (rc)
 		return rc;
 	if (len > remaining(w))
-		return nxp_fail(st, NXP_E_TRUNCATED, (int64_t)at,
-				"message length %llu at offset %llu runs past the end of the input",
-				(unsigned long long)len, (unsigned long long)at);
+		return nxp__error_set(st, NXP_E_TRUNCATED, (int64_t)at,
+				      "message length %llu at offset %llu runs past the end of the input",
+				      (unsigned long long)len, (unsigned long long)at);
 	w->msg_end = sysin_tell(&w->in) + len;
 	w->in_msg = 1;
 	w->msg_count++;
@@ -157,9 +158,9 @@ int pbwalk_next(pbwalk *w, pbfield *f, nxp_status *st)
 		}
 		w->mode = 2;
 		if (first > remaining(w))
-			return nxp_fail(st, NXP_E_TRUNCATED, 0,
-					"first message length %llu runs past the end of the input",
-					(unsigned long long)first);
+			return nxp__error_set(st, NXP_E_TRUNCATED, 0,
+					      "first message length %llu runs past the end of the input",
+					      (unsigned long long)first);
 		w->msg_end = sysin_tell(in) + first;
 		w->in_msg = 1;
 		w->msg_count = 1;
@@ -182,8 +183,8 @@ have_tag:
 	f->data = NULL;
 	f->v = 0;
 	if (tag >> 3 == 0 || tag >> 3 > 0x1fffffff)
-		return nxp_fail(st, NXP_E_PROTOBUF, (int64_t)f->offset, "bad field number %llu at offset %llu",
-				(unsigned long long)(tag >> 3), (unsigned long long)f->offset);
+		return nxp__error_set(st, NXP_E_PROTOBUF, (int64_t)f->offset, "bad field number %llu at offset %llu",
+				      (unsigned long long)(tag >> 3), (unsigned long long)f->offset);
 	switch (f->wire) {
 	case PB_VARINT:
 		rc = read_varint(w, &f->v, 0, st);
@@ -209,23 +210,25 @@ have_tag:
 			break;
 		uint64_t here = sysin_tell(in);
 		if (w->mode == 2 && f->v > w->msg_end - here)
-			return nxp_fail(st, NXP_E_PROTOBUF, (int64_t)at,
-					"field %u length %llu at offset %llu runs past the end of its message", f->num,
-					(unsigned long long)f->v, (unsigned long long)at);
+			return nxp__error_set(st, NXP_E_PROTOBUF, (int64_t)at,
+					      "field %u length %llu at offset %llu runs past the end of its message",
+					      f->num,
+					      (unsigned long long)f->v, (unsigned long long)at);
 		if (f->v > remaining(w))
-			return nxp_fail(st, NXP_E_TRUNCATED, (int64_t)at,
-					"field %u length %llu at offset %llu runs past the end of the input", f->num,
-					(unsigned long long)f->v, (unsigned long long)at);
+			return nxp__error_set(st, NXP_E_TRUNCATED, (int64_t)at,
+					      "field %u length %llu at offset %llu runs past the end of the input",
+					      f->num,
+					      (unsigned long long)f->v, (unsigned long long)at);
 		int load = f->num < 64 && (w->load_mask >> f->num & 1);
 		if (!load) {
 			rc = sysin_skip(in, f->v, st);
 			break;
 		}
 		if (f->v > w->max_len)
-			return nxp_fail(st, NXP_E_LIMIT, (int64_t)at,
-					"field %u at offset %llu is %llu bytes (limit %llu)", f->num,
-					(unsigned long long)at, (unsigned long long)f->v,
-					(unsigned long long)w->max_len);
+			return nxp__error_set(st, NXP_E_LIMIT, (int64_t)at,
+					      "field %u at offset %llu is %llu bytes (limit %llu)", f->num,
+					      (unsigned long long)at, (unsigned long long)f->v,
+					      (unsigned long long)w->max_len);
 		size_t n = (size_t)f->v;
 		if (in->len - in->pos >= n) { /* zero-copy from the window */
 			f->data = in->buf + in->pos;
@@ -238,7 +241,7 @@ have_tag:
 				cap *= 2;
 			uint8_t *nb = realloc(w->fbuf, cap);
 			if (!nb)
-				return nxp_fail(st, NXP_E_NOMEM, (int64_t)at, "out of memory");
+				return nxp__error_set(st, NXP_E_NOMEM, (int64_t)at, "out of memory");
 			w->fbuf = nb;
 			w->fcap = cap;
 		}
@@ -247,14 +250,14 @@ have_tag:
 		break;
 	}
 	default:
-		return nxp_fail(st, NXP_E_PROTOBUF, (int64_t)f->offset, "unsupported wire type %d at offset %llu",
-				f->wire, (unsigned long long)f->offset);
+		return nxp__error_set(st, NXP_E_PROTOBUF, (int64_t)f->offset, "unsupported wire type %d at offset %llu",
+				      f->wire, (unsigned long long)f->offset);
 	}
 	if (rc)
 		return rc;
 	if (w->mode == 2 && sysin_tell(in) > w->msg_end)
-		return nxp_fail(st, NXP_E_PROTOBUF, (int64_t)f->offset,
-				"field at offset %llu crosses the end of its message (offset %llu)",
-				(unsigned long long)f->offset, (unsigned long long)w->msg_end);
+		return nxp__error_set(st, NXP_E_PROTOBUF, (int64_t)f->offset,
+				      "field at offset %llu crosses the end of its message (offset %llu)",
+				      (unsigned long long)f->offset, (unsigned long long)w->msg_end);
 	return NXP_OK;
 }

@@ -100,7 +100,7 @@ static void put_len_field(sbuf *b, uint32_t field, const void *data, size_t len)
 
 static int wfail(nxp_sysprof_writer *w, int code, const char *what)
 {
-	return nxp_fail(&w->err, code, -1, "%s: %s", w->path, what);
+	return nxp__error_set(&w->err, code, -1, "%s: %s", w->path, what);
 }
 
 static int write_bytes(nxp_sysprof_writer *w, const void *p, size_t n)
@@ -150,11 +150,11 @@ int nxp_sysprof_writer_open(nxp_sysprof_writer **out, const char *path, int kind
 	if (!out || !path ||
 	    (kind != NXP_SYSFILE_NTRACE && kind != NXP_SYSFILE_CPU_UTIL && kind != NXP_SYSFILE_HOST_MEM) ||
 	    (opts && !nxp__struct_size_ok(opts, NXP_SYSPROF_WRITER_OPTIONS_SIZE_V0_1)))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_sysprof_writer_open: bad argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_sysprof_writer_open: bad argument");
 	*out = NULL;
 	nxp_sysprof_writer *w = calloc(1, sizeof(*w));
 	if (!w)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	nxp_status_init(&w->err);
 	w->kind = kind;
 	nxp_sysprof_writer_options_init(&w->o);
@@ -171,12 +171,12 @@ int nxp_sysprof_writer_open(nxp_sysprof_writer **out, const char *path, int kind
 	w->o.instance_id = w->instance_id;
 	if (nomem) {
 		nxp_sysprof_writer_close(w);
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	w->path = sys_strdup(path);
 	w->f = fopen(path, "wb");
 	if (!w->path || !w->f) {
-		int rc = nxp_fail(st, w->path ? NXP_E_IO : NXP_E_NOMEM, -1, "%s: %s", path, strerror(errno));
+		int rc = nxp__error_set(st, w->path ? NXP_E_IO : NXP_E_NOMEM, -1, "%s: %s", path, strerror(errno));
 		nxp_sysprof_writer_close(w);
 		return rc;
 	}
@@ -367,11 +367,11 @@ static int write_file(const char *path, const void *a, size_t n, nxp_status *st)
 {
 	FILE *f = fopen(path, "wb");
 	if (!f)
-		return nxp_fail(st, NXP_E_IO, -1, "%s: %s", path, strerror(errno));
+		return nxp__error_set(st, NXP_E_IO, -1, "%s: %s", path, strerror(errno));
 	int ok = (n == 0 || fwrite(a, 1, n, f) == n);
 	if (fclose(f) != 0)
 		ok = 0;
-	return ok ? NXP_OK : nxp_fail(st, NXP_E_IO, -1, "%s: write failed", path);
+	return ok ? NXP_OK : nxp__error_set(st, NXP_E_IO, -1, "%s: write failed", path);
 }
 
 int nxp_trace_info_write(const char *path, const nxp_system_metadata *caller_md, int stream, nxp_status *st)
@@ -380,7 +380,7 @@ int nxp_trace_info_write(const char *path, const nxp_system_metadata *caller_md,
 	 * whose "absent" is not 0 must also check caller_md->struct_size. */
 	nxp_system_metadata full;
 	if (!path || NXP__STRUCT_IN(full, caller_md, NXP_SYSTEM_METADATA_SIZE_V0_1) != NXP_OK)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_trace_info_write: bad argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_trace_info_write: bad argument");
 	const nxp_system_metadata *md = &full;
 	/* Stream form: the numbers in a first message, the strings in a second. */
 	Ntff__TraceInfo a = NTFF__TRACE_INFO__INIT, b = NTFF__TRACE_INFO__INIT;
@@ -410,7 +410,7 @@ int nxp_trace_info_write(const char *path, const nxp_system_metadata *caller_md,
 		size_t n = ntff__trace_info__get_packed_size(&a);
 		uint8_t *p = malloc(n ? n : 1);
 		if (!p)
-			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		ntff__trace_info__pack(&a, p);
 		int rc = write_file(path, p, n, st);
 		free(p);
@@ -423,7 +423,7 @@ int nxp_trace_info_write(const char *path, const nxp_system_metadata *caller_md,
 		uint8_t *p = malloc(n + 1);
 		if (!p) {
 			sb_free(&out);
-			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		}
 		ntff__trace_info__pack(parts[i], p);
 		uint8_t v[10];
@@ -434,7 +434,7 @@ int nxp_trace_info_write(const char *path, const nxp_system_metadata *caller_md,
 			put_pad(&out, pad);
 		free(p);
 	}
-	int rc = out.oom ? nxp_fail(st, NXP_E_NOMEM, -1, "out of memory") : write_file(path, out.s, out.len, st);
+	int rc = out.oom ? nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory") : write_file(path, out.s, out.len, st);
 	sb_free(&out);
 	return rc;
 }
@@ -462,7 +462,7 @@ int nxp_trace_json_write(const char *path, const nxp_system_event *events, size_
 			 int gzip, nxp_status *st)
 {
 	if (!path || (n && !events))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_trace_json_write: bad argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_trace_json_write: bad argument");
 	sbuf b = {0};
 	sb_puts(&b, "{\"traceEvents\": [\n");
 	int rc = NXP_OK;
@@ -481,7 +481,8 @@ int nxp_trace_json_write(const char *path, const nxp_system_event *events, size_
 		if (__builtin_sub_overflow(e->start_ts, base_time_ns, &rel) ||
 		    (ph[0] == 'X' && __builtin_sub_overflow(e->end_ts, e->start_ts, &dur))) {
 			json_decref(o);
-			rc = nxp_fail(st, NXP_E_RANGE, (int64_t)i, "event %zu: ts or dur does not fit int64 ns", i);
+			rc = nxp__error_set(st, NXP_E_RANGE, (int64_t)i, "event %zu: ts or dur does not fit int64 ns",
+					    i);
 			break;
 		}
 		json_object_set_new(o, "ts", us_value(rel));
@@ -495,8 +496,9 @@ int nxp_trace_json_write(const char *path, const nxp_system_event *events, size_
 			if (!json_is_object(a)) {
 				json_decref(a);
 				json_decref(o);
-				rc = nxp_fail(st, NXP_E_JSON, (int64_t)i, "event %zu: extra_attributes_json is not a JSON object",
-					      i);
+				rc = nxp__error_set(st, NXP_E_JSON, (int64_t)i,
+						    "event %zu: extra_attributes_json is not a JSON object",
+						    i);
 				break;
 			}
 			/* The reader keeps a flow's bp and an instant's scope with the args: put them back. */
@@ -514,7 +516,7 @@ int nxp_trace_json_write(const char *path, const nxp_system_event *events, size_
 		char *txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 		json_decref(o);
 		if (!txt) {
-			rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 			break;
 		}
 		sb_puts(&b, i ? ",\n  " : "  ");
@@ -526,17 +528,17 @@ int nxp_trace_json_write(const char *path, const nxp_system_event *events, size_
 		sb_printf(&b, ",\n\"baseTimeNanoseconds\": %lld", (long long)base_time_ns);
 	sb_puts(&b, "}\n");
 	if (!rc && b.oom)
-		rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	if (!rc && !gzip)
 		rc = write_file(path, b.s, b.len, st);
 	if (!rc && gzip) {
 		gzFile g = gzopen(path, "wb");
 		if (!g)
-			rc = nxp_fail(st, NXP_E_IO, -1, "%s: cannot create", path);
+			rc = nxp__error_set(st, NXP_E_IO, -1, "%s: cannot create", path);
 		else {
 			int ok = gzwrite(g, b.s, (unsigned)b.len) == (int)b.len;
 			if (gzclose(g) != Z_OK || !ok)
-				rc = nxp_fail(st, NXP_E_IO, -1, "%s: write failed", path);
+				rc = nxp__error_set(st, NXP_E_IO, -1, "%s: write failed", path);
 		}
 	}
 	sb_free(&b);

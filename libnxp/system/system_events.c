@@ -75,7 +75,7 @@ static nxp_system_events *new_cursor(const nxp_system_options *opts, nxp_status 
 {
 	nxp_system_events *c = calloc(1, sizeof(*c));
 	if (!c) {
-		*rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		*rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		return NULL;
 	}
 	nxp_status_init(&c->err);
@@ -83,8 +83,8 @@ static nxp_system_events *new_cursor(const nxp_system_options *opts, nxp_status 
 	int r = sys_opts_resolve(&c->o, opts);
 	if (r) {
 		free(c);
-		*rc = r == NXP_E_NOMEM ? nxp_fail(st, r, -1, "out of memory")
-				       : nxp_fail(st, NXP_E_INVAL, -1, "nxp_system_options: bad struct_size");
+		*rc = r == NXP_E_NOMEM ? nxp__error_set(st, r, -1, "out of memory")
+				       : nxp__error_set(st, NXP_E_INVAL, -1, "nxp_system_options: bad struct_size");
 		return NULL;
 	}
 	*rc = NXP_OK;
@@ -95,7 +95,7 @@ int nxp_system_events_open(nxp_system_events **out, nxp_source *src, int kind, c
 			   nxp_status *st)
 {
 	if (!out || !src || !valid_kind(kind))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_system_events_open: bad argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_system_events_open: bad argument");
 	*out = NULL;
 	int rc;
 	nxp_system_events *c = new_cursor(opts, st, &rc);
@@ -125,7 +125,7 @@ int sys_events_open_files(nxp_system_events **out, const char *const *paths, con
 	c->insts = calloc(n ? n : 1, sizeof(char *));
 	if (!c->paths || !c->insts) {
 		nxp_system_events_close(c);
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	c->n_files = n;
 	for (size_t i = 0; i < n; i++) {
@@ -133,7 +133,7 @@ int sys_events_open_files(nxp_system_events **out, const char *const *paths, con
 		c->insts[i] = sys_strdup(insts && insts[i] ? insts[i] : "");
 		if (!c->paths[i] || !c->insts[i]) {
 			nxp_system_events_close(c);
-			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		}
 	}
 	/* Open the first file now so that a missing or unreadable file fails here. */
@@ -159,7 +159,7 @@ int nxp_system_events_open_path(nxp_system_events **out, const char *path, const
 				nxp_status *st)
 {
 	if (!out || !path)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_system_events_open_path: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_system_events_open_path: NULL argument");
 	*out = NULL;
 	if (is_dir(path)) {
 		nxp_capture *cap;
@@ -198,7 +198,7 @@ static int next_file(nxp_system_events *c)
 		/* Name the file in the message. */
 		char msg[NXP_STATUS_MESSAGE_MAX];
 		snprintf(msg, sizeof(msg), "%s", c->err.message);
-		nxp_fail(&c->err, rc, c->err.offset, "%s: %s", c->paths[i], msg);
+		nxp__error_set(&c->err, rc, c->err.offset, "%s: %s", c->paths[i], msg);
 		return rc;
 	}
 	c->stats.files++;
@@ -211,13 +211,13 @@ static void add_file_to_error(nxp_system_events *c)
 		return;
 	char msg[NXP_STATUS_MESSAGE_MAX];
 	snprintf(msg, sizeof(msg), "%s", c->err.message);
-	nxp_fail(&c->err, c->err.code, c->err.offset, "%s: %s", c->cur_file, msg);
+	nxp__error_set(&c->err, c->err.code, c->err.offset, "%s: %s", c->cur_file, msg);
 }
 
 int nxp_system_events_next(nxp_system_events *c, nxp_system_event *ev)
 {
 	if (!c || !nxp_struct_ok(ev, offsetof(nxp_system_event, name) + sizeof(ev->name)))
-		return c ? nxp_fail(&c->err, NXP_E_INVAL, -1, "nxp_system_events_next: short record struct")
+		return c ? nxp__error_set(&c->err, NXP_E_INVAL, -1, "nxp_system_events_next: short record struct")
 			 : NXP_E_INVAL;
 	if (c->failed)
 		return c->err.code;

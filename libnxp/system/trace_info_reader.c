@@ -47,14 +47,14 @@ static int slurp(nxp_source *src, uint64_t cap, uint8_t **out, size_t *len, nxp_
 			break;
 		size_t n = in.len - in.pos;
 		if (b.len + n > cap) {
-			rc = nxp_fail(st, NXP_E_LIMIT, (int64_t)sysin_tell(&in),
-				      "trace_info.pb is larger than %llu bytes", (unsigned long long)cap);
+			rc = nxp__error_set(st, NXP_E_LIMIT, (int64_t)sysin_tell(&in),
+					    "trace_info.pb is larger than %llu bytes", (unsigned long long)cap);
 			break;
 		}
 		sb_put(&b, (const char *)in.buf + in.pos, n);
 		in.pos += n;
 		if (b.oom)
-			rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	sysin_close(&in);
 	if (rc) {
@@ -69,13 +69,13 @@ static int slurp(nxp_source *src, uint64_t cap, uint8_t **out, size_t *len, nxp_
 int nxp_trace_info_open(nxp_trace_info **out, nxp_source *src, const nxp_system_options *opts, nxp_status *st)
 {
 	if (!out || !src)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_trace_info_open: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_trace_info_open: NULL argument");
 	*out = NULL;
 	sys_opts o;
 	int rc = sys_opts_resolve(&o, opts);
 	if (rc)
-		return rc == NXP_E_NOMEM ? nxp_fail(st, rc, -1, "out of memory")
-					 : nxp_fail(st, NXP_E_INVAL, -1, "nxp_system_options: bad struct_size");
+		return rc == NXP_E_NOMEM ? nxp__error_set(st, rc, -1, "out of memory")
+					 : nxp__error_set(st, NXP_E_INVAL, -1, "nxp_system_options: bad struct_size");
 	uint64_t max_message = o.max_message;
 	sys_opts_free(&o); /* only the size limit is used */
 	uint8_t *data = NULL;
@@ -87,7 +87,7 @@ int nxp_trace_info_open(nxp_trace_info **out, nxp_source *src, const nxp_system_
 	size_t k = len ? pb_decode_varint(data, len, &first) : 0;
 	if (len && !k) {
 		free(data);
-		return nxp_fail(st, NXP_E_PROTOBUF, 0, "malformed varint at offset 0");
+		return nxp__error_set(st, NXP_E_PROTOBUF, 0, "malformed varint at offset 0");
 	}
 	if (len && !is_known(first)) {
 		/* Stream: move every message's bytes together (concatenation = merge). */
@@ -97,14 +97,15 @@ int nxp_trace_info_open(nxp_trace_info **out, nxp_source *src, const nxp_system_
 			size_t h = pb_decode_varint(data + pos, len - pos, &n);
 			if (!h) {
 				free(data);
-				return nxp_fail(st, len - pos < 10 ? NXP_E_TRUNCATED : NXP_E_PROTOBUF, (int64_t)pos,
-						"bad message length at offset %zu", pos);
+				return nxp__error_set(st, len - pos < 10 ? NXP_E_TRUNCATED : NXP_E_PROTOBUF,
+						      (int64_t)pos,
+						      "bad message length at offset %zu", pos);
 			}
 			if (n > len - pos - h) {
 				free(data);
-				return nxp_fail(st, NXP_E_TRUNCATED, (int64_t)pos,
-						"message length %llu at offset %zu runs past the end of the input",
-						(unsigned long long)n, pos);
+				return nxp__error_set(st, NXP_E_TRUNCATED, (int64_t)pos,
+						      "message length %llu at offset %zu runs past the end of the input",
+						      (unsigned long long)n, pos);
 			}
 			memmove(data + w, data + pos + h, (size_t)n);
 			w += (size_t)n;
@@ -115,13 +116,13 @@ int nxp_trace_info_open(nxp_trace_info **out, nxp_source *src, const nxp_system_
 	nxp_trace_info *ti = calloc(1, sizeof(*ti));
 	if (!ti) {
 		free(data);
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	ti->msg = ntff__trace_info__unpack(NULL, len, data);
 	free(data);
 	if (!ti->msg) {
 		free(ti);
-		return nxp_fail(st, NXP_E_PROTOBUF, 0, "trace_info.pb does not unpack as ntff.TraceInfo");
+		return nxp__error_set(st, NXP_E_PROTOBUF, 0, "trace_info.pb does not unpack as ntff.TraceInfo");
 	}
 	if (ti->msg->has_first_ts_ns)
 		sys_iso_time((int64_t)ti->msg->first_ts_ns, ti->first_ts, sizeof(ti->first_ts));

@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define JEOF (-1000)
 #define KEY_MAX 64
 #define BASE_TEXT_MAX 4096 /* longest baseTimeNanoseconds text */
 
@@ -161,7 +160,7 @@ static int peekc(json_reader *r, nxp_status *st)
 {
 	int rc = sysin_fill(&r->in, st);
 	if (rc == NXP_END)
-		return JEOF;
+		return NXP__EOF;
 	if (rc)
 		return rc;
 	return r->in.buf[r->in.pos];
@@ -186,22 +185,22 @@ static int64_t here(const json_reader *r)
 
 static int truncated(json_reader *r, nxp_status *st, const char *what)
 {
-	return nxp_fail(st, NXP_E_TRUNCATED, here(r), "trace.json ends inside %s at offset %lld", what,
-			(long long)here(r));
+	return nxp__error_set(st, NXP_E_TRUNCATED, here(r), "trace.json ends inside %s at offset %lld", what,
+			      (long long)here(r));
 }
 
 /* Valid JSON, but not a trace: an object without traceEvents (a PyTorch
  * execution trace has `nodes`), an array without one event, a scalar. */
 static int not_a_trace(json_reader *r, nxp_status *st, const char *what)
 {
-	return nxp_fail(st, NXP_E_FORMAT, r->top_at,
-			"trace.json: no traceEvents: not a Chrome trace-event file (%s at offset %lld)", what,
-			(long long)r->top_at);
+	return nxp__error_set(st, NXP_E_FORMAT, r->top_at,
+			      "trace.json: no traceEvents: not a Chrome trace-event file (%s at offset %lld)", what,
+			      (long long)r->top_at);
 }
 
 static int syntax(json_reader *r, nxp_status *st, const char *what)
 {
-	return nxp_fail(st, NXP_E_JSON, here(r), "trace.json: %s at offset %lld", what, (long long)here(r));
+	return nxp__error_set(st, NXP_E_JSON, here(r), "trace.json: %s at offset %lld", what, (long long)here(r));
 }
 
 /* Walk a string, an object or an array starting at the next byte, copying its
@@ -215,8 +214,9 @@ static int walk_compound(json_reader *r, sbuf *out, uint64_t cap, uint32_t max_d
 	while (!done) {
 		int rc = sysin_fill(&r->in, st);
 		if (rc == NXP_END)
-			return nxp_fail(st, NXP_E_TRUNCATED, here(r),
-					"trace.json ends inside a value that starts at offset %lld", (long long)start);
+			return nxp__error_set(st, NXP_E_TRUNCATED, here(r),
+					      "trace.json ends inside a value that starts at offset %lld",
+					      (long long)start);
 		if (rc)
 			return rc;
 		const uint8_t *p = r->in.buf + r->in.pos, *e = r->in.buf + r->in.len, *q = p;
@@ -242,9 +242,10 @@ static int walk_compound(json_reader *r, sbuf *out, uint64_t cap, uint32_t max_d
 			} else if (c == '{' || c == '[') {
 				if (max_depth && depth + 1 > max_depth) {
 					r->in.pos += (size_t)(q - p);
-					return nxp_fail(st, NXP_E_LIMIT, here(r),
-							"trace.json: nesting deeper than %u at offset %lld", max_depth,
-							(long long)here(r));
+					return nxp__error_set(st, NXP_E_LIMIT, here(r),
+							      "trace.json: nesting deeper than %u at offset %lld",
+							      max_depth,
+							      (long long)here(r));
 				}
 				depth++;
 			} else if (c == '}' || c == ']') {
@@ -263,12 +264,12 @@ static int walk_compound(json_reader *r, sbuf *out, uint64_t cap, uint32_t max_d
 		total += n;
 		if (out) {
 			if (total > cap)
-				return nxp_fail(st, NXP_E_LIMIT, start,
-						"trace.json: event at offset %lld is larger than %llu bytes",
-						(long long)start, (unsigned long long)cap);
+				return nxp__error_set(st, NXP_E_LIMIT, start,
+						      "trace.json: event at offset %lld is larger than %llu bytes",
+						      (long long)start, (unsigned long long)cap);
 			sb_put(out, (const char *)p, n);
 			if (out->oom)
-				return nxp_fail(st, NXP_E_NOMEM, start, "out of memory");
+				return nxp__error_set(st, NXP_E_NOMEM, start, "out of memory");
 		}
 		r->in.pos += n;
 	}
@@ -281,7 +282,7 @@ static int walk_scalar(json_reader *r, sbuf *out, size_t cap, nxp_status *st)
 	size_t n = 0;
 	for (;;) {
 		int c = peekc(r, st);
-		if (c == JEOF)
+		if (c == NXP__EOF)
 			return truncated(r, st, "a value");
 		if (c < 0)
 			return c;
@@ -291,22 +292,23 @@ static int walk_scalar(json_reader *r, sbuf *out, size_t cap, nxp_status *st)
 		      c == 'E'))
 			return syntax(r, st, "unexpected character");
 		if (out && n >= cap)
-			return nxp_fail(st, NXP_E_LIMIT, here(r), "trace.json: a number longer than %zu bytes at offset %lld",
-					cap, (long long)here(r));
+			return nxp__error_set(st, NXP_E_LIMIT, here(r),
+					      "trace.json: a number longer than %zu bytes at offset %lld",
+					      cap, (long long)here(r));
 		if (out)
 			sb_put(out, (const char *)&r->in.buf[r->in.pos], 1);
 		n++;
 		r->in.pos++;
 	}
 	if (out && out->oom)
-		return nxp_fail(st, NXP_E_NOMEM, here(r), "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, here(r), "out of memory");
 	return n ? NXP_OK : syntax(r, st, "missing value");
 }
 
 static int skip_value(json_reader *r, nxp_status *st)
 {
 	int c = skip_ws(r, st);
-	if (c == JEOF)
+	if (c == NXP__EOF)
 		return truncated(r, st, "a value");
 	if (c < 0)
 		return c;
@@ -324,7 +326,7 @@ static int read_key(json_reader *r, nxp_status *st)
 	size_t n = 0;
 	for (;;) {
 		int c = peekc(r, st);
-		if (c == JEOF)
+		if (c == NXP__EOF)
 			return truncated(r, st, "a key");
 		if (c < 0)
 			return c;
@@ -347,7 +349,7 @@ static int read_key(json_reader *r, nxp_status *st)
 static int read_base(json_reader *r, nxp_status *st)
 {
 	int c = skip_ws(r, st);
-	if (c == JEOF)
+	if (c == NXP__EOF)
 		return truncated(r, st, "a value");
 	if (c < 0)
 		return c;
@@ -377,9 +379,9 @@ static int read_base(json_reader *r, nxp_status *st)
 			r->base_ns = x;
 			r->have_base = 1;
 		} else if (k == 2) {
-			rc = nxp_fail(st, NXP_E_RANGE, at,
-				      "trace.json: baseTimeNanoseconds at offset %lld does not fit int64 ns",
-				      (long long)at);
+			rc = nxp__error_set(st, NXP_E_RANGE, at,
+					    "trace.json: baseTimeNanoseconds at offset %lld does not fit int64 ns",
+					    (long long)at);
 		}
 	}
 	sb_free(&v);
@@ -625,170 +627,223 @@ static void fill_common(json_reader *r, nxp_system_event *ev, const char *pid, c
 
 static int oom(nxp_status *st)
 {
-	return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+	return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 }
 
-/* Convert the event in r->ev (at `offset`): 0 = row filled, 1 = no row (B, or
- * skipped), or an error. */
-static int convert(json_reader *r, uint64_t offset, nxp_system_event *ev, nxp_status *st)
+/* The event in r->ev parsed into r->cur, counted as an element; *ph its phase.
+ * 0, NXP__NO_ROW (a phase this reader does not turn into rows: skipped), or
+ * NXP_E_JSON. */
+static int parse_event(json_reader *r, uint64_t offset, const char **ph, nxp_status *st)
 {
 	json_error_t jerr;
 	json_t *o = json_loadb(r->ev.s, r->ev.len, 0, &jerr);
 	if (!o)
-		return nxp_fail(st, NXP_E_JSON, (int64_t)offset + (jerr.position > 0 ? jerr.position : 0),
-				"trace.json event at offset %llu: %s", (unsigned long long)offset, jerr.text);
+		return nxp__error_set(st, NXP_E_JSON, (int64_t)offset + (jerr.position > 0 ? jerr.position : 0),
+				      "trace.json event at offset %llu: %s", (unsigned long long)offset, jerr.text);
 	r->cur = o;
-	int64_t row_id = r->elem++;
+	r->elem++;
 	if (json_is_string(json_object_get(o, "ph")))
 		r->any_event = 1;
-	const char *ph = str_or(json_object_get(o, "ph"), "");
-	if (!ph[0] || !strchr("XBEiIMCstf", ph[0]) || ph[1]) {
+	*ph = str_or(json_object_get(o, "ph"), "");
+	if (!(*ph)[0] || !strchr("XBEiIMCstf", (*ph)[0]) || (*ph)[1]) {
 		r->base.skipped++;
-		return 1;
+		return NXP__NO_ROW;
 	}
-	int64_t pidn, tidn;
-	const char *pid = id_text(&r->pidt, json_object_get(o, "pid"), &pidn);
-	const char *tid = id_text(&r->tidt, json_object_get(o, "tid"), &tidn);
-	if (r->pidt.oom || r->tidt.oom)
-		return oom(st);
-	/* Times: an event whose ts (+ base), end or duration does not fit int64
-	 * ns is a bad event, skipped and counted like the other malformed ones. */
-	int64_t ts, dur = 0, end_ts = 0;
+	return NXP_OK;
+}
+
+/* Start (ts + base) and, for X, end of the event in ns.  An event whose ts
+ * (+ base), end or duration does not fit int64 ns is a bad event, skipped and
+ * counted like the other malformed ones: NXP__NO_ROW. */
+static int event_times(json_reader *r, const char *ph, int64_t *ts, int64_t *end_ts)
+{
+	int64_t dur = 0;
 	span ts_text, dur_text;
 	time_texts(r, &ts_text, &dur_text);
-	if (us_to_ns(json_object_get(o, "ts"), ts_text, &ts) ||
-	    __builtin_add_overflow(ts, r->have_base ? r->base_ns : 0, &ts) ||
+	if (us_to_ns(json_object_get(r->cur, "ts"), ts_text, ts) ||
+	    __builtin_add_overflow(*ts, r->have_base ? r->base_ns : 0, ts) ||
 	    (ph[0] == 'X' &&
-	     (us_to_ns(json_object_get(o, "dur"), dur_text, &dur) || __builtin_add_overflow(ts, dur, &end_ts)))) {
+	     (us_to_ns(json_object_get(r->cur, "dur"), dur_text, &dur) || __builtin_add_overflow(*ts, dur, end_ts)))) {
 		r->base.skipped++;
-		return 1;
+		return NXP__NO_ROW;
 	}
+	return NXP_OK;
+}
+
+/* B: push the slice on its thread's stack (NXP__NO_ROW: its row comes with
+ * the E), or, over max_pending, give the row now flagged UNMATCHED_START (0). */
+static int begin_slice(json_reader *r, nxp_system_event *ev, const char *pid, const char *tid, json_t *args,
+		       uint64_t offset, int no_base, nxp_status *st)
+{
+	tentry *t = tab_get(r, thread_key(r, 't', pid, tid), 1);
+	if (!t || r->pending >= r->o.max_pending) {
+		/* Over the limit: return the slice now, flagged, rather than lose it. */
+		ev->flags |= NXP_SYSEV_UNMATCHED_START;
+		return NXP_OK;
+	}
+	if (t->depth == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 8;
+		slice *s = realloc(t->stack, cap * sizeof(*s));
+		if (!s)
+			return oom(st);
+		t->stack = s;
+		t->cap = cap;
+	}
+	slice *s = &t->stack[t->depth];
+	memset(s, 0, sizeof(*s));
+	s->name = sys_strdup(ev->name);
+	s->cat = sys_strdup(ev->category);
+	s->args = args ? json_dumps(args, JSON_COMPACT) : sys_strdup("{}");
+	s->ts = ev->start_ts;
+	s->id = ev->id;
+	s->offset = offset;
+	s->no_base = no_base;
+	if (!s->name || !s->cat || !s->args) {
+		free_slice(s);
+		return oom(st);
+	}
+	t->depth++;
+	r->pending++;
+	if ((int64_t)r->pending > r->base.peak_pending)
+		r->base.peak_pending = (int64_t)r->pending;
+	return NXP__NO_ROW;
+}
+
+/* E: close the thread's innermost open B into an X row (0), merging E's args
+ * over B's; an E without a B is a row flagged UNMATCHED_STOP; an E whose
+ * duration does not fit int64 is bad (NXP__NO_ROW, the B stays open). */
+static int end_slice(json_reader *r, nxp_system_event *ev, const char *pid, const char *tid, json_t *args,
+		     int *no_base, nxp_status *st)
+{
+	int64_t ts = ev->start_ts;
+	tentry *t = tab_get(r, thread_key(r, 't', pid, tid), 0);
+	if (!t || !t->depth) {
+		ev->flags |= NXP_SYSEV_UNMATCHED_STOP;
+		return NXP_OK;
+	}
+	int64_t dur;
+	if (__builtin_sub_overflow(ts, t->stack[t->depth - 1].ts, &dur)) {
+		r->base.skipped++;
+		return NXP__NO_ROW;
+	}
+	r->cur_slice = t->stack[--t->depth];
+	*no_base |= r->cur_slice.no_base;
+	r->have_cur_slice = 1;
+	r->pending--;
+	ev->id = r->cur_slice.id;
+	ev->name = r->cur_slice.name;
+	ev->category = r->cur_slice.cat;
+	ev->start_ts = r->cur_slice.ts;
+	ev->end_ts = ts;
+	ev->phase = "X";
+	json_t *ba = json_loads(r->cur_slice.args, 0, NULL);
+	if (ba && json_is_object(args))
+		json_object_update(ba, args);
+	r->cur_args = ba ? json_dumps(ba, JSON_COMPACT) : NULL;
+	json_decref(ba);
+	if (!r->cur_args)
+		return oom(st);
+	ev->extra_attributes_json = r->cur_args;
+	return NXP_OK;
+}
+
+/* M process_name / thread_name: remember the name for the rows that follow. */
+static int metadata_name(json_reader *r, const nxp_system_event *ev, const char *pid, const char *tid,
+			 json_t *args, nxp_status *st)
+{
+	const char *v = str_or(json_object_get(args, "name"), NULL);
+	if (!v || (strcmp(ev->name, "process_name") && strcmp(ev->name, "thread_name")))
+		return NXP_OK;
+	int proc = ev->name[0] == 'p';
+	tentry *t = tab_get(r, thread_key(r, proc ? 'p' : 't', pid, proc ? NULL : tid), 1);
+	if (t) {
+		char *d = sys_strdup(v);
+		if (!d)
+			return oom(st);
+		free(t->name);
+		t->name = d;
+	}
+	return NXP_OK;
+}
+
+/* extra_attributes_json of a row that has none yet: the args, with a flow's
+ * binding point (`bp`) or an instant's scope (`s`) kept among them. */
+static int row_args(json_reader *r, nxp_system_event *ev, const char *ph, json_t *args, nxp_status *st)
+{
+	json_t *bp = json_object_get(r->cur, "bp");
+	json_t *s = json_object_get(r->cur, "s");
+	if ((json_is_string(bp) && strchr("stf", ph[0])) || (json_is_string(s) && strchr("iI", ph[0]))) {
+		json_t *a = json_is_object(args) ? json_deep_copy(args) : json_object();
+		if (!a)
+			return oom(st);
+		json_object_set(a, strchr("stf", ph[0]) ? "bp" : "s", strchr("stf", ph[0]) ? bp : s);
+		r->cur_args = json_dumps(a, JSON_COMPACT);
+		json_decref(a);
+	} else {
+		r->cur_args = args ? json_dumps(args, JSON_COMPACT | JSON_ENCODE_ANY) : sys_strdup("{}");
+	}
+	if (!r->cur_args)
+		return oom(st);
+	ev->extra_attributes_json = r->cur_args;
+	return NXP_OK;
+}
+
+/* Convert the event in r->ev (at `offset`): 0 = row filled, NXP__NO_ROW (a B
+ * now open, or a skipped event), or an error. */
+static int convert(json_reader *r, uint64_t offset, nxp_system_event *ev, nxp_status *st)
+{
+	const char *ph = "";
+	int rc = parse_event(r, offset, &ph, st);
+	if (rc)
+		return rc;
+	int64_t row_id = r->elem - 1;
+	int64_t pidn, tidn;
+	const char *pid = id_text(&r->pidt, json_object_get(r->cur, "pid"), &pidn);
+	const char *tid = id_text(&r->tidt, json_object_get(r->cur, "tid"), &tidn);
+	if (r->pidt.oom || r->tidt.oom)
+		return oom(st);
+	int64_t ts, end_ts = 0;
+	if ((rc = event_times(r, ph, &ts, &end_ts)))
+		return rc;
 	int no_base = !r->have_base;
-	json_t *args = json_object_get(o, "args");
+	json_t *args = json_object_get(r->cur, "args");
 	memset(ev, 0, sizeof(*ev));
 	ev->id = row_id;
-	ev->name = str_or(json_object_get(o, "name"), "");
-	ev->category = str_or(json_object_get(o, "cat"), "");
+	ev->name = str_or(json_object_get(r->cur, "name"), "");
+	ev->category = str_or(json_object_get(r->cur, "cat"), "");
 	ev->start_ts = ev->end_ts = ts;
 	switch (ph[0]) {
 	case 'X':
 		ev->end_ts = end_ts;
 		break;
-	case 'B': {
-		tentry *t = tab_get(r, thread_key(r, 't', pid, tid), 1);
-		if (!t || r->pending >= r->o.max_pending) {
-			/* Over the limit: return the slice now, flagged, rather than lose it. */
-			ev->flags |= NXP_SYSEV_UNMATCHED_START;
-			break;
-		}
-		if (t->depth == t->cap) {
-			size_t cap = t->cap ? t->cap * 2 : 8;
-			slice *s = realloc(t->stack, cap * sizeof(*s));
-			if (!s)
-				return oom(st);
-			t->stack = s;
-			t->cap = cap;
-		}
-		slice *s = &t->stack[t->depth];
-		memset(s, 0, sizeof(*s));
-		s->name = sys_strdup(ev->name);
-		s->cat = sys_strdup(ev->category);
-		s->args = args ? json_dumps(args, JSON_COMPACT) : sys_strdup("{}");
-		s->ts = ts;
-		s->id = row_id;
-		s->offset = offset;
-		s->no_base = no_base;
-		if (!s->name || !s->cat || !s->args) {
-			free_slice(s);
-			return oom(st);
-		}
-		t->depth++;
-		r->pending++;
-		if ((int64_t)r->pending > r->base.peak_pending)
-			r->base.peak_pending = (int64_t)r->pending;
-		return 1;
-	}
-	case 'E': {
-		tentry *t = tab_get(r, thread_key(r, 't', pid, tid), 0);
-		if (!t || !t->depth) {
-			ev->flags |= NXP_SYSEV_UNMATCHED_STOP;
-			break;
-		}
-		int64_t span;
-		if (__builtin_sub_overflow(ts, t->stack[t->depth - 1].ts, &span)) {
-			/* Its duration does not fit: a bad E (the B stays open). */
-			r->base.skipped++;
-			return 1;
-		}
-		r->cur_slice = t->stack[--t->depth];
-		no_base |= r->cur_slice.no_base;
-		r->have_cur_slice = 1;
-		r->pending--;
-		ev->id = r->cur_slice.id;
-		ev->name = r->cur_slice.name;
-		ev->category = r->cur_slice.cat;
-		ev->start_ts = r->cur_slice.ts;
-		ev->end_ts = ts;
-		ev->phase = "X";
-		/* B's args, with E's args (if any) merged over them. */
-		json_t *ba = json_loads(r->cur_slice.args, 0, NULL);
-		if (ba && json_is_object(args))
-			json_object_update(ba, args);
-		r->cur_args = ba ? json_dumps(ba, JSON_COMPACT) : NULL;
-		json_decref(ba);
-		if (!r->cur_args)
-			return oom(st);
-		ev->extra_attributes_json = r->cur_args;
+	case 'B':
+		rc = begin_slice(r, ev, pid, tid, args, offset, no_base, st);
 		break;
-	}
-	case 'M': {
-		const char *v = str_or(json_object_get(args, "name"), NULL);
-		if (v && (!strcmp(ev->name, "process_name") || !strcmp(ev->name, "thread_name"))) {
-			int proc = ev->name[0] == 'p';
-			tentry *t = tab_get(r, thread_key(r, proc ? 'p' : 't', pid, proc ? NULL : tid), 1);
-			if (t) {
-				char *d = sys_strdup(v);
-				if (!d)
-					return oom(st);
-				free(t->name);
-				t->name = d;
-			}
-		}
+	case 'E':
+		rc = end_slice(r, ev, pid, tid, args, &no_base, st);
 		break;
-	}
+	case 'M':
+		rc = metadata_name(r, ev, pid, tid, args, st);
+		break;
 	case 's':
 	case 't':
 	case 'f':
-		ev->flow_id = id_text(&r->flow, json_object_get(o, "id"), NULL);
+		ev->flow_id = id_text(&r->flow, json_object_get(r->cur, "id"), NULL);
 		if (r->flow.oom)
 			return oom(st);
 		break;
 	default: /* i, I, C */
 		break;
 	}
+	if (rc)
+		return rc;
 	if (!ev->phase)
 		ev->phase = ph;
-	if (!ev->extra_attributes_json) {
-		json_t *bp = json_object_get(o, "bp");
-		json_t *s = json_object_get(o, "s");
-		if ((json_is_string(bp) && strchr("stf", ph[0])) || (json_is_string(s) && strchr("iI", ph[0]))) {
-			/* Flow binding point / instant scope are kept with the args. */
-			json_t *a = json_is_object(args) ? json_deep_copy(args) : json_object();
-			if (!a)
-				return oom(st);
-			json_object_set(a, strchr("stf", ph[0]) ? "bp" : "s", strchr("stf", ph[0]) ? bp : s);
-			r->cur_args = json_dumps(a, JSON_COMPACT);
-			json_decref(a);
-		} else {
-			r->cur_args = args ? json_dumps(args, JSON_COMPACT | JSON_ENCODE_ANY) : sys_strdup("{}");
-		}
-		if (!r->cur_args)
-			return oom(st);
-		ev->extra_attributes_json = r->cur_args;
-	}
+	if (!ev->extra_attributes_json && (rc = row_args(r, ev, ph, args, st)))
+		return rc;
 	ev->duration_ns = ev->end_ts - ev->start_ts; /* checked above for X and E; 0 otherwise */
 	fill_common(r, ev, pid, tid, pidn, tidn, offset, no_base);
-	return 0;
+	return NXP_OK;
 }
 
 /* Row for an open B slice at the end of input. */
@@ -865,6 +920,164 @@ static int prescan(json_reader *r, nxp_status *st)
 	return rc;
 }
 
+/* The next non-blank byte, left unconsumed, in *c: 0, or NXP_E_TRUNCATED
+ * ("trace.json ends inside <inside>") at the end of input, or a read error.
+ * The one end-of-input check of every state that needs more bytes. */
+static int next_byte(json_reader *r, const char *inside, int *c, nxp_status *st)
+{
+	*c = skip_ws(r, st);
+	if (*c == NXP__EOF)
+		return truncated(r, st, inside);
+	return *c < 0 ? *c : NXP_OK;
+}
+
+/* S_START: the top-level value must be an object or an array. */
+static int step_start(json_reader *r, nxp_status *st)
+{
+	int c = skip_ws(r, st);
+	if (c == NXP__EOF)
+		return nxp__error_set(st, NXP_E_JSON, here(r), "trace.json is empty");
+	if (c < 0)
+		return c;
+	r->top_at = here(r);
+	if (c == '"' || c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n')
+		return not_a_trace(r, st, "the top-level value is not an object or an array");
+	if (c == '[') {
+		r->bare = 1;
+		r->state = S_ARRAY;
+	} else if (c == '{') {
+		r->state = S_OBJ_KEY;
+	} else {
+		return syntax(r, st, "expected '{' or '[' at the top level");
+	}
+	r->in.pos++;
+	return NXP_OK;
+}
+
+/* The end of the top-level object: a trace only if it had traceEvents. */
+static int object_end(json_reader *r, nxp_status *st)
+{
+	if (!r->have_events)
+		return not_a_trace(r, st, "the top-level object has no traceEvents member");
+	r->state = S_DRAIN;
+	return NXP_OK;
+}
+
+/* traceEvents: (after ':') enter its array, pre-scanning for the base first
+ * when it has not been seen and the input can come back. */
+static int enter_trace_events(json_reader *r, nxp_status *st)
+{
+	int c, rc;
+	if ((rc = next_byte(r, "traceEvents", &c, st)))
+		return rc;
+	if (c != '[')
+		return syntax(r, st, "traceEvents is not an array");
+	r->have_events = 1;
+	if (!r->have_base && !r->prescanned && r->in.src->seekable && !(r->o.flags & NXP_SYSTEM_NO_PRESCAN) &&
+	    (rc = prescan(r, st)))
+		return rc;
+	if ((rc = sysin_skip(&r->in, 1, st)))
+		return rc;
+	r->state = S_ARRAY;
+	return NXP_OK;
+}
+
+/* S_OBJ_KEY: a member of the top-level object, or its end. */
+static int step_object_key(json_reader *r, nxp_status *st)
+{
+	int c, rc;
+	if ((rc = next_byte(r, "the top-level object", &c, st)))
+		return rc;
+	if (c == '}') {
+		r->in.pos++;
+		return object_end(r, st);
+	}
+	if (c != '"')
+		return syntax(r, st, "expected a key");
+	if ((rc = read_key(r, st)) || (rc = next_byte(r, "the top-level object", &c, st)))
+		return rc;
+	if (c != ':')
+		return syntax(r, st, "expected ':'");
+	r->in.pos++;
+	if (!strcmp(sb_cstr(&r->key), "traceEvents"))
+		return enter_trace_events(r, st);
+	rc = !strcmp(sb_cstr(&r->key), "baseTimeNanoseconds") ? read_base(r, st) : skip_value(r, st);
+	if (!rc)
+		r->state = S_OBJ_SEP;
+	return rc;
+}
+
+/* S_OBJ_SEP: ',' before the next member or '}'. */
+static int step_object_sep(json_reader *r, nxp_status *st)
+{
+	int c, rc;
+	if ((rc = next_byte(r, "the top-level object", &c, st)))
+		return rc;
+	if (c == ',') {
+		r->in.pos++;
+		r->state = S_OBJ_KEY;
+		return NXP_OK;
+	}
+	if (c == '}') {
+		r->in.pos++;
+		return object_end(r, st);
+	}
+	return syntax(r, st, "expected ',' or '}'");
+}
+
+/* S_ARRAY / S_ARRAY_SEP: the next element of traceEvents (or the bare
+ * array), or its end.  0 with a row in *ev, NXP__NO_ROW, or an error. */
+static int step_array(json_reader *r, nxp_system_event *ev, nxp_status *st)
+{
+	int c, rc;
+	if ((rc = next_byte(r, "traceEvents", &c, st)))
+		return rc;
+	if (c == ']') {
+		r->in.pos++;
+		/* A bare array is the JSON Array Format of Chrome traces
+		 * (empty: an empty trace); elements but no event: not one. */
+		if (r->bare && r->elem && !r->any_event)
+			return not_a_trace(r, st, "a top-level array without any trace event");
+		r->state = r->bare ? S_DRAIN : S_OBJ_SEP;
+		return NXP__NO_ROW;
+	}
+	if (r->state == S_ARRAY_SEP) {
+		if (c != ',')
+			return syntax(r, st, "expected ',' or ']' in traceEvents");
+		r->in.pos++;
+		r->state = S_ARRAY;
+		if ((rc = next_byte(r, "traceEvents", &c, st)))
+			return rc;
+	}
+	r->state = S_ARRAY_SEP;
+	uint64_t at = sysin_tell(&r->in);
+	if (c != '{') {
+		if ((rc = skip_value(r, st)))
+			return rc;
+		r->elem++;
+		r->base.skipped++;
+		return NXP__NO_ROW;
+	}
+	sb_reset(&r->ev);
+	if ((rc = walk_compound(r, &r->ev, r->o.max_json_event, r->o.max_json_depth, st)))
+		return rc;
+	rc = convert(r, at, ev, st);
+	if (rc == NXP__NO_ROW)
+		release_row(r);
+	return rc;
+}
+
+/* S_DONE: only blanks may follow the document. */
+static int step_done(json_reader *r, nxp_status *st)
+{
+	int c = skip_ws(r, st);
+	if (c == NXP__EOF)
+		return NXP_END;
+	if (c < 0)
+		return c;
+	return syntax(r, st, "data after the end of the document");
+}
+
 static int json_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
 {
 	json_reader *r = (json_reader *)base;
@@ -872,156 +1085,33 @@ static int json_next(sysrd *base, nxp_system_event *ev, nxp_status *st)
 	for (;;) {
 		r->base.bytes_read = here(r);
 		r->base.base_time_ns = r->have_base ? r->base_ns : 0;
-		int c;
+		int rc;
 		switch (r->state) {
 		case S_START:
-			c = skip_ws(r, st);
-			if (c == JEOF)
-				return nxp_fail(st, NXP_E_JSON, here(r), "trace.json is empty");
-			if (c < 0)
-				return c;
-			r->top_at = here(r);
-			if (c == '"' || c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n')
-				return not_a_trace(r, st, "the top-level value is not an object or an array");
-			r->in.pos++;
-			if (c == '[') {
-				r->bare = 1;
-				r->state = S_ARRAY;
-			} else if (c == '{') {
-				r->state = S_OBJ_KEY;
-			} else {
-				r->in.pos--;
-				return syntax(r, st, "expected '{' or '[' at the top level");
-			}
+			rc = step_start(r, st);
 			break;
 		case S_OBJ_KEY:
-			c = skip_ws(r, st);
-			if (c == JEOF)
-				return truncated(r, st, "the top-level object");
-			if (c < 0)
-				return c;
-			if (c == '}') {
-				r->in.pos++;
-				if (!r->have_events)
-					return not_a_trace(r, st, "the top-level object has no traceEvents member");
-				r->state = S_DRAIN;
-				break;
-			}
-			if (c != '"')
-				return syntax(r, st, "expected a key");
-			if ((c = read_key(r, st)))
-				return c;
-			c = skip_ws(r, st);
-			if (c == JEOF)
-				return truncated(r, st, "the top-level object");
-			if (c < 0)
-				return c;
-			if (c != ':')
-				return syntax(r, st, "expected ':'");
-			r->in.pos++;
-			if (!strcmp(sb_cstr(&r->key), "traceEvents")) {
-				c = skip_ws(r, st);
-				if (c == JEOF)
-					return truncated(r, st, "traceEvents");
-				if (c < 0)
-					return c;
-				if (c != '[')
-					return syntax(r, st, "traceEvents is not an array");
-				r->have_events = 1;
-				if (!r->have_base && !r->prescanned && r->in.src->seekable &&
-				    !(r->o.flags & NXP_SYSTEM_NO_PRESCAN) && (c = prescan(r, st)))
-					return c;
-				if ((c = sysin_skip(&r->in, 1, st)))
-					return c;
-				r->state = S_ARRAY;
-			} else if (!strcmp(sb_cstr(&r->key), "baseTimeNanoseconds")) {
-				if ((c = read_base(r, st)))
-					return c;
-				r->state = S_OBJ_SEP;
-			} else {
-				if ((c = skip_value(r, st)))
-					return c;
-				r->state = S_OBJ_SEP;
-			}
+			rc = step_object_key(r, st);
 			break;
 		case S_OBJ_SEP:
-			c = skip_ws(r, st);
-			if (c == JEOF)
-				return truncated(r, st, "the top-level object");
-			if (c < 0)
-				return c;
-			r->in.pos++;
-			if (c == ',')
-				r->state = S_OBJ_KEY;
-			else if (c == '}') {
-				if (!r->have_events)
-					return not_a_trace(r, st, "the top-level object has no traceEvents member");
-				r->state = S_DRAIN;
-			} else {
-				r->in.pos--;
-				return syntax(r, st, "expected ',' or '}'");
-			}
+			rc = step_object_sep(r, st);
 			break;
 		case S_ARRAY:
-		case S_ARRAY_SEP: {
-			c = skip_ws(r, st);
-			if (c == JEOF)
-				return truncated(r, st, "traceEvents");
-			if (c < 0)
-				return c;
-			if (c == ']') {
-				r->in.pos++;
-				/* A bare array is the JSON Array Format of Chrome traces
-				 * (empty: an empty trace); elements but no event: not one. */
-				if (r->bare && r->elem && !r->any_event)
-					return not_a_trace(r, st, "a top-level array without any trace event");
-				r->state = r->bare ? S_DRAIN : S_OBJ_SEP;
-				break;
-			}
-			if (r->state == S_ARRAY_SEP) {
-				if (c != ',')
-					return syntax(r, st, "expected ',' or ']' in traceEvents");
-				r->in.pos++;
-				r->state = S_ARRAY;
-				c = skip_ws(r, st);
-				if (c == JEOF)
-					return truncated(r, st, "traceEvents");
-				if (c < 0)
-					return c;
-			}
-			r->state = S_ARRAY_SEP;
-			uint64_t at = sysin_tell(&r->in);
-			if (c != '{') {
-				if ((c = skip_value(r, st)))
-					return c;
-				r->elem++;
-				r->base.skipped++;
-				break;
-			}
-			sb_reset(&r->ev);
-			if ((c = walk_compound(r, &r->ev, r->o.max_json_event, r->o.max_json_depth, st)))
-				return c;
-			c = convert(r, at, ev, st);
-			if (c == 0)
+		case S_ARRAY_SEP:
+			if ((rc = step_array(r, ev, st)) == NXP_OK)
 				return NXP_OK;
-			if (c < 0)
-				return c;
-			release_row(r);
 			break;
-		}
 		case S_DRAIN:
 			if (drain_one(r, ev) == 0)
 				return NXP_OK;
 			r->state = S_DONE;
+			rc = NXP_OK;
 			break;
-		case S_DONE:
-			c = skip_ws(r, st);
-			if (c == JEOF)
-				return NXP_END;
-			if (c < 0)
-				return c;
-			return syntax(r, st, "data after the end of the document");
+		default: /* S_DONE */
+			return step_done(r, st);
 		}
+		if (rc != NXP_OK && rc != NXP__NO_ROW)
+			return rc;
 	}
 }
 
