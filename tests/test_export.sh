@@ -30,18 +30,24 @@ if [ ! -d "$jsdir/node_modules/@duckdb/node-api" ]; then
 fi
 cp "$src/export_check.mjs" "$src/capture_check.mjs" "$jsdir/"
 
-# the damaged trace's Warning.parquet: as many skipped records as stderr says
-recs=$(sed -n 's/^nxp export: \([0-9]*\) damaged record.*/\1/p' "$tmp/d.err")
-[ -n "$recs" ] && [ "$recs" -gt 0 ] || fail "no record count on stderr: $(cat "$tmp/d.err")"
-node --input-type=module -e "
+# the damaged trace's Warning.parquet: the records and sections stderr counts
+recs=$(sed -n 's/^nxp export: \([0-9]*\) damaged record.* and \([0-9]*\) section.*/\1/p' "$tmp/d.err")
+secs=$(sed -n 's/^nxp export: \([0-9]*\) damaged record.* and \([0-9]*\) section.*/\2/p' "$tmp/d.err")
+[ -n "$recs" ] && [ -n "$secs" ] && [ $((recs + secs)) -gt 0 ] || fail "no skipped count on stderr: $(cat "$tmp/d.err")"
+(cd "$jsdir" && node --input-type=module -e "
 import { DuckDBInstance } from '@duckdb/node-api';
 const con = await (await DuckDBInstance.create(':memory:')).connect();
-const [r] = (await con.runAndReadAll(\"SELECT count(*) FILTER (WHERE category = 'skipped_records') AS n,
-    coalesce(sum(record_count) FILTER (WHERE category = 'skipped_records'), 0) AS s
-    FROM read_parquet('$tmp/dout/Warning.parquet')\")).getRowObjectsJS();
-if (Number(r.s) !== $recs || Number(r.n) < 1) { console.error('FAIL Warning.parquet: skipped_records rows', r.n, 'sum', r.s, 'stderr $recs'); process.exit(1); }
-console.log('damaged: Warning.parquet has the', $recs, 'skipped records stderr counts (' + r.n + ' rows)');
-" || fail "Warning.parquet of the damaged trace"
+const [r] = (await con.runAndReadAll(\`SELECT count(*) FILTER (WHERE category IN ('skipped_records', 'skipped_sections')) AS n,
+    coalesce(sum(record_count) FILTER (WHERE category = 'skipped_records'), 0) AS r,
+    coalesce(sum(record_count) FILTER (WHERE category = 'skipped_sections'), 0) AS s,
+    coalesce(max(record_count) FILTER (WHERE category IN ('skipped_records', 'skipped_sections')), 0) AS m
+    FROM read_parquet('$tmp/dout/Warning.parquet')\`)).getRowObjectsJS();
+const [n, rr, ss, m] = [r.n, r.r, r.s, r.m].map(Number);
+// one row per skipped record or section when each counts one; never more rows than skipped
+const ok = rr === $recs && ss === $secs && n >= 1 && n <= $recs + $secs && (m !== 1 || n === $recs + $secs);
+if (!ok) { console.error('FAIL Warning.parquet:', r, 'stderr: $recs records, $secs sections'); process.exit(1); }
+console.log('damaged: Warning.parquet has', n, 'rows for the $recs records and $secs sections stderr counts');
+") || fail "Warning.parquet of the damaged trace"
 
 # a capture: Hive partitions per profile, each equal to the profile's own export
 "$nxp" synth --capture "$tmp/cap" --ranks 3 --workload mlp --arch trn2 --seed 7 --instructions 4000 --quiet
