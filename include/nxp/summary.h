@@ -172,6 +172,32 @@ NXP_API int nxp_summary_get_throttle(const nxp_summary *s, size_t index, nxp_thr
  */
 NXP_API int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw, nxp_summary **out, nxp_status *st);
 
+/** Options of nxp_profile_summarize_opts().  Since 0.2. */
+typedef struct nxp_summary_options {
+	size_t struct_size;
+	const nxp_hardware *hw; /**< as nxp_profile_summarize()'s `hw` (NULL = from the profile's arch) */
+	/** Threads: 0 = one per online CPU, 1 = the single-threaded pass, 2+ = the
+	 *  Instruction table, the DMA table and the remaining tables are read on
+	 *  separate threads (own cursors over the shared profile; more than 3 adds
+	 *  nothing).  Every figure is identical, bit for bit, to one thread's. */
+	int32_t threads;
+} nxp_summary_options;
+
+/** Defaults: hw NULL, threads 0 (all cores). */
+static inline void nxp_summary_options_init(nxp_summary_options *o)
+{
+	o->struct_size = sizeof(*o);
+	o->hw = 0;
+	o->threads = 0;
+}
+
+/** nxp_profile_summarize() with options (`o` NULL = defaults, so all cores);
+ *  nxp_profile_summarize() itself is the one-thread pass.  Results are the same
+ *  for every thread count.  Errors: those of nxp_profile_summarize(), and
+ *  NXP_E_INVAL for a short struct_size or a negative thread count. */
+NXP_API int nxp_profile_summarize_opts(nxp_profile *p, const nxp_summary_options *o, nxp_summary **out,
+				       nxp_status *st);
+
 /** @name First published sizes (ABI)
  * The smallest `struct_size` the library accepts for each size-versioned struct
  * of this header: the end of its last field as published in 0.1, the first
@@ -186,6 +212,8 @@ NXP_API int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw, nxp_su
 #define NXP_SUMMARY_FIELD_SIZE_V0_1 (offsetof(nxp_summary_field, derived) + sizeof(((nxp_summary_field *)0)->derived)) /**< 64 on LP64 */
 #define NXP_OPCODE_SUMMARY_SIZE_V0_1 (offsetof(nxp_opcode_summary, active_time_percent) + sizeof(((nxp_opcode_summary *)0)->active_time_percent)) /**< 56 on LP64 */
 #define NXP_THROTTLE_SUMMARY_SIZE_V0_1 (offsetof(nxp_throttle_summary, max_achievable_util_with_throttling_percent) + sizeof(((nxp_throttle_summary *)0)->max_achievable_util_with_throttling_percent)) /**< 48 on LP64 */
+/** The first published nxp_summary_options (0.2): every field above. */
+#define NXP_SUMMARY_OPTIONS_SIZE_V0_2 (offsetof(nxp_summary_options, threads) + sizeof(((nxp_summary_options *)0)->threads)) /**< 20 on LP64 */
 /**@}*/
 
 #ifdef __cplusplus

@@ -12,10 +12,12 @@
  * Everything else is a counter.  Formulas for ratios live in summary.c
  * (nxp_summary_derive); what is summed is documented in doc/metrics.md. */
 #include "intervals.h"
+#include "pool.h"
 #include "neff_internal.h"
 #include "status.h"
 #include "summary_priv.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +52,20 @@ typedef struct opacc {
 	nxp_union u;
 	const char *name;
 } opacc;
+
+/* A bounded single-producer single-consumer channel of busy runs (sorted,
+ * disjoint), in batches: the parallel pass's instruction and DMA threads send
+ * the runs of their share of total_active_time to the merging caller. */
+#define CH_BATCH 1024
+#define CH_SLOTS 8
+typedef struct chan {
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	nxp_span buf[CH_SLOTS][CH_BATCH];
+	size_t len[CH_SLOTS];
+	unsigned head, count;
+	int closed;
+} chan;
 
 typedef struct pass {
 	nxp_profile *p;
@@ -98,6 +114,14 @@ typedef struct pass {
 	int64_t executions; /* ExecutionInfo rows (v6-style traces) */
 	tgroup *tg;
 	size_t ntg;
+
+	/* parallel pass: total_u is not fed; its spans go, merged into runs, to `out` */
+	chan *out;
+	nxp_runs runs;
+	nxp_span batch[CH_BATCH];
+	size_t nbatch;
+	int64_t last_start; /* records must come in start order ... */
+	int unordered;      /* ... and the reorder bound never hit, else the pass is redone on one thread */
 } pass;
 
 /* Counters saturate instead of overflowing on hostile input. */
@@ -117,11 +141,85 @@ static void span_add(pass *ps, int64_t lo, int64_t hi)
 		ps->span_hi = hi;
 }
 
+static void chan_put(chan *c, const nxp_span *v, size_t n)
+{
+	pthread_mutex_lock(&c->m);
+	while (c->count == CH_SLOTS)
+		pthread_cond_wait(&c->c, &c->m);
+	unsigned k = (c->head + c->count) % CH_SLOTS;
+	memcpy(c->buf[k], v, n * sizeof(*v));
+	c->len[k] = n;
+	c->count++;
+	pthread_cond_broadcast(&c->c);
+	pthread_mutex_unlock(&c->m);
+}
+
+static void chan_close(chan *c)
+{
+	pthread_mutex_lock(&c->m);
+	c->closed = 1;
+	pthread_cond_broadcast(&c->c);
+	pthread_mutex_unlock(&c->m);
+}
+
+/* The next batch into v: its length, 0 once the channel is closed and empty. */
+static size_t chan_get(chan *c, nxp_span *v)
+{
+	pthread_mutex_lock(&c->m);
+	while (!c->count && !c->closed)
+		pthread_cond_wait(&c->c, &c->m);
+	size_t n = 0;
+	if (c->count) {
+		n = c->len[c->head];
+		memcpy(v, c->buf[c->head], n * sizeof(*v));
+		c->head = (c->head + 1) % CH_SLOTS;
+		c->count--;
+		pthread_cond_broadcast(&c->c);
+	}
+	pthread_mutex_unlock(&c->m);
+	return n;
+}
+
+static void emit_run(pass *ps, const nxp_span *r)
+{
+	ps->batch[ps->nbatch++] = *r;
+	if (ps->nbatch == CH_BATCH) {
+		chan_put(ps->out, ps->batch, ps->nbatch);
+		ps->nbatch = 0;
+	}
+}
+
+/* A span of total_active_time, in start order. */
+static inline void total_add(pass *ps, int64_t lo, int64_t hi)
+{
+	if (!ps->out) {
+		nxp_union_add(&ps->total_u, lo, hi);
+		return;
+	}
+	if (hi <= lo)
+		return; /* as nxp_union_add */
+	nxp_span done;
+	if (nxp_runs_add(&ps->runs, lo, hi, &done))
+		emit_run(ps, &done);
+}
+
+/* Flush the open run and the batch, then close the channel (also on failure). */
+static void total_end(pass *ps)
+{
+	nxp_span done;
+	if (nxp_runs_flush(&ps->runs, &done))
+		emit_run(ps, &done);
+	if (ps->nbatch)
+		chan_put(ps->out, ps->batch, ps->nbatch);
+	ps->nbatch = 0;
+	chan_close(ps->out);
+}
+
 /* Feed one instruction busy interval, in start order, to its unions
  * (tag[0] = engine, tag[1] = opcode slot or -1). */
 static void feed_instr(pass *ps, const nxp_span *e)
 {
-	nxp_union_add(&ps->total_u, e->lo, e->hi);
+	total_add(ps, e->lo, e->hi);
 	nxp_union_add(&ps->eng_u[e->tag[0]], e->lo, e->hi);
 	if (e->tag[1] >= 0)
 		nxp_union_add(&ps->ops[e->tag[0] * OP_SLOTS + e->tag[1]].u, e->lo, e->hi);
@@ -220,8 +318,10 @@ static int do_instruction(pass *ps, const nxp_instruction *in)
 		return NXP_OK;
 	}
 	int rc = nxp_reorder_push(&ps->reorder, &sp, &early);
-	if (rc == 1) /* bound reached: the earliest is merged now (may slightly misplace it) */
+	if (rc == 1) { /* bound reached: the earliest is merged now (may slightly misplace it) */
+		ps->unordered = 1;
 		feed_instr(ps, &early);
+	}
 	else if (rc < 0)
 		return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (summary reorder window)");
 	return NXP_OK;
@@ -357,7 +457,7 @@ static int do_dma(pass *ps, const nxp_dma_packet *d)
 	if (is_hbm(ps, 1, d->dest))
 		sadd(&ps->hbm_write, d->write_bytes);
 
-	nxp_union_add(&ps->total_u, d->start_ts, d->end_ts);
+	total_add(ps, d->start_ts, d->end_ts);
 	nxp_union_add(&ps->dma_u, d->start_ts, d->end_ts);
 	nxp_union_add(&ps->cls_u[cls], d->start_ts, d->end_ts);
 	if (cls != CLS_STATIC)
@@ -766,12 +866,285 @@ static int fill(pass *ps, nxp_summary *s, const nxp_metadata *md, const nxp_hard
 	return nxp_summary_derive(s, hw);
 }
 
-int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw_in, nxp_summary **out, nxp_status *st)
+/* A pass's state before the first record. */
+static int pass_init(pass *ps, nxp_profile *p, const nxp_metadata *md, const nxp_hardware *hwp, nxp_status *st)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->ops = calloc((size_t)NXP_ENGINE_COUNT * OP_SLOTS, sizeof(*ps->ops));
+	if (!ps->ops)
+		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
+	ps->p = p;
+	ps->neff = nxp_profile_neff(p);
+	ps->st = st;
+	nxp_reorder_init(&ps->reorder, REORDER_MAX);
+	ps->span_lo = ps->exec_lo = INT64_MAX;
+	ps->span_hi = ps->exec_hi = INT64_MIN;
+	ps->tpb_lo = INT64_MIN;
+	ps->tpb_hi = INT64_MAX;
+	ps->last_start = INT64_MIN;
+	tpb_range(md, &ps->tpb_lo, &ps->tpb_hi); /* throttle windows are clipped to it */
+	/* Adjusted FLOPs follow the hardware in use: the FP8 multiplier is the
+	 * description's (the only arch-dependent one), the rest are fixed. */
+	const double fp8 = hwp ? hwp->fp8_flops_multiplier : nxp_fp8_flops_multiplier(md->arch);
+	for (int d = 0; d < 256; d++)
+		ps->mult[d] = nxp_dtype_flops_multiplier(d, fp8);
+	/* DMA-trigger opcodes by name (DMAMEMCPY, DMA_INDIRECT, DMA_TRANSPOSE,
+	 * PSEUDO_DMATRIGGER): the opcode table is the NEFF module's. */
+	for (unsigned o = 0; o < NXP_SUMMARY_OPCODES; o++) {
+		const char *name = nxp_opcode_name(o);
+		ps->dma_op[o] = name && strstr(name, "DMA") != NULL;
+	}
+	return NXP_OK;
+}
+
+static void pass_free(pass *ps)
+{
+	nxp_reorder_free(&ps->reorder);
+	free(ps->q);
+	free(ps->tg);
+	free(ps->ops);
+	ps->q = NULL;
+	ps->tg = NULL;
+	ps->ops = NULL;
+}
+
+/* ---- the parallel pass ---------------------------------------------------
+ * Thread I reads the Instruction table, thread D the DmaPacket table, thread S
+ * the other tables, each into its own pass with its own cursor; the caller
+ * merges the busy runs of I and D into total_active_time.  Why the figures
+ * are those of the one-thread merge, bit for bit:
+ *  - every counter is an integer sum or a min/max, and each is fed by one side
+ *    only, except rows and hbm_read/write_bytes (I + D: integer addition);
+ *  - the reorder buffer sees the same pushes and pops: in the one-thread merge
+ *    a DMA record only moves the watermark up to a start the next instruction
+ *    reaches anyway, so the instruction unions get the same spans in the same
+ *    order;
+ *  - total_active_time is the length of the union of both sides' spans, which
+ *    the one-thread pass receives in start order: merging the two sides'
+ *    sorted runs by start gives the same union, so the same integer length.
+ * Where an argument needs records in start order and the reorder bound never
+ * reached (hostile or enormous traces), a side that sees otherwise flags it
+ * and the summary is recomputed by the one-thread pass. */
+enum { PT_INSTR, PT_DMA, PT_SIDE, PT_N };
+
+typedef struct ptask {
+	pass ps;
+	nxp_status st;
+	chan ch;
+	int which, rc;
+} ptask;
+
+static int instr_loop(pass *ps)
+{
+	nxp_cursor *c = NULL;
+	int rc = open_cursor(ps, NXP_TABLE_INSTRUCTION, &c);
+	if (rc)
+		return rc;
+	nxp_instruction in;
+	in.struct_size = sizeof(in);
+	while ((rc = nxp_cursor_next_instruction(c, &in)) == NXP_OK) {
+		if (in.start_ts < ps->last_start)
+			ps->unordered = 1;
+		ps->last_start = in.start_ts;
+		if ((rc = do_instruction(ps, &in)) != NXP_OK)
+			goto out;
+	}
+	if (rc < 0) {
+		rc = cursor_fail(ps, c, rc);
+		goto out;
+	}
+	release(ps, INT64_MAX);
+	rc = NXP_OK;
+out:
+	nxp_cursor_close(c);
+	return rc;
+}
+
+static int dma_loop(pass *ps)
+{
+	nxp_cursor *c = NULL;
+	int rc = open_cursor(ps, NXP_TABLE_DMA_PACKET, &c);
+	if (rc)
+		return rc;
+	nxp_dma_packet dp;
+	dp.struct_size = sizeof(dp);
+	while ((rc = nxp_cursor_next_dma_packet(c, &dp)) == NXP_OK) {
+		if (dp.start_ts < ps->last_start)
+			ps->unordered = 1;
+		ps->last_start = dp.start_ts;
+		if ((rc = do_dma(ps, &dp)) != NXP_OK)
+			goto out;
+	}
+	if (rc < 0) {
+		rc = cursor_fail(ps, c, rc);
+		goto out;
+	}
+	rc = NXP_OK;
+out:
+	nxp_cursor_close(c);
+	return rc;
+}
+
+static void run_task(void *v)
+{
+	ptask *t = v;
+	if (t->which == PT_INSTR) {
+		t->rc = instr_loop(&t->ps);
+		total_end(&t->ps);
+	} else if (t->which == PT_DMA) {
+		t->rc = dma_loop(&t->ps);
+		total_end(&t->ps);
+	} else {
+		t->rc = side_tables(&t->ps);
+	}
+}
+
+/* Merge the two sorted run streams by start into u (drains both channels). */
+static void merge_runs(chan *a, chan *b, nxp_union *u, nxp_span *ba, nxp_span *bb)
+{
+	size_t na = chan_get(a, ba), ia = 0, nb = chan_get(b, bb), ib = 0;
+	while (na || nb) {
+		const nxp_span *x;
+		if (ia < na && (ib >= nb || ba[ia].lo <= bb[ib].lo))
+			x = &ba[ia++];
+		else
+			x = &bb[ib++];
+		nxp_union_add(u, x->lo, x->hi);
+		if (na && ia == na) {
+			na = chan_get(a, ba);
+			ia = 0;
+		}
+		if (nb && ib == nb) {
+			nb = chan_get(b, bb);
+			ib = 0;
+		}
+	}
+}
+
+static void lo_min(int64_t *a, int64_t b)
+{
+	if (b < *a)
+		*a = b;
+}
+
+static void hi_max(int64_t *a, int64_t b)
+{
+	if (b > *a)
+		*a = b;
+}
+
+/* Run I, D and S on `threads` workers and combine them into *into (an
+ * initialised pass).  NXP_OK, an error (status filled), or 1: redo on one
+ * thread. */
+static int parallel_pass(pass *into, const nxp_metadata *md, const nxp_hardware *hwp, unsigned threads)
+{
+	ptask *t = calloc(PT_N, sizeof(*t));
+	nxp_span *bufs = malloc(2 * CH_BATCH * sizeof(*bufs));
+	nxp_pool *pool = NULL;
+	int rc = NXP_OK, inited = 0;
+	if (!t || !bufs) {
+		rc = nxp_fail(into->st, NXP_E_NOMEM, -1, "out of memory (parallel summary)");
+		goto out;
+	}
+	for (; inited < PT_N; inited++) {
+		ptask *k = &t[inited];
+		nxp_status_init(&k->st);
+		k->which = inited;
+		if ((rc = pass_init(&k->ps, into->p, md, hwp, &k->st)) != NXP_OK) {
+			nxp_status_copy(into->st, &k->st);
+			goto out;
+		}
+		pthread_mutex_init(&k->ch.m, NULL);
+		pthread_cond_init(&k->ch.c, NULL);
+		if (inited != PT_SIDE)
+			k->ps.out = &k->ch;
+	}
+	/* I and D must run at once (the merge waits on both): at least 2 workers. */
+	rc = nxp_pool_new(&pool, threads < 2 ? 2 : threads > PT_N ? PT_N : threads, PT_N);
+	if (rc) {
+		rc = nxp_fail(into->st, rc, -1, "cannot start the summary threads");
+		goto out;
+	}
+	for (int k = 0; k < PT_N; k++)
+		nxp_pool_submit(pool, run_task, &t[k]);
+	nxp_union total = {0};
+	merge_runs(&t[PT_INSTR].ch, &t[PT_DMA].ch, &total, bufs, bufs + CH_BATCH);
+	nxp_pool_wait(pool);
+
+	for (int k = 0; k < PT_N; k++)
+		if (t[k].rc) {
+			rc = t[k].rc;
+			nxp_status_copy(into->st, &t[k].st);
+			goto out;
+		}
+	pass *pi = &t[PT_INSTR].ps, *pd = &t[PT_DMA].ps, *px = &t[PT_SIDE].ps;
+	if (pi->unordered || pd->unordered) {
+		rc = 1;
+		goto out;
+	}
+	/* Instruction side: unions, counters, opcodes (the passes swap their
+	 * tables, freed with pi); the caller puts its status back. */
+	opacc *ops = into->ops;
+	nxp_reorder ro = into->reorder;
+	memcpy(into, pi, sizeof(*into));
+	pi->ops = ops;
+	pi->reorder = ro;
+	into->total_u = total;
+	/* DMA side. */
+	into->dma_u = pd->dma_u;
+	memcpy(into->cls_u, pd->cls_u, sizeof(into->cls_u));
+	into->dyn_u = pd->dyn_u;
+	into->pk_count = pd->pk_count;
+	into->pk_time = pd->pk_time;
+	into->pk_bytes = pd->pk_bytes;
+	memcpy(into->cls_count, pd->cls_count, sizeof(into->cls_count));
+	memcpy(into->cls_bytes, pd->cls_bytes, sizeof(into->cls_bytes));
+	into->in_q = pd->in_q;
+	into->out_q = pd->out_q;
+	into->w_q = pd->w_q;
+	into->xfer_count = pd->xfer_count;
+	into->xfer_time = pd->xfer_time;
+	into->q = pd->q;
+	into->nq = pd->nq;
+	into->capq = pd->capq;
+	pd->q = NULL;
+	sadd(&into->hbm_read, pd->hbm_read);
+	sadd(&into->hbm_write, pd->hbm_write);
+	lo_min(&into->exec_lo, pd->exec_lo);
+	hi_max(&into->exec_hi, pd->exec_hi);
+	/* Other tables. */
+	into->tg = px->tg;
+	into->ntg = px->ntg;
+	px->tg = NULL;
+	into->executions = px->executions;
+	into->rows = pi->rows + pd->rows + px->rows;
+	for (int k = PT_DMA; k < PT_N; k++) {
+		lo_min(&into->span_lo, t[k].ps.span_lo);
+		hi_max(&into->span_hi, t[k].ps.span_hi);
+	}
+	into->out = NULL;
+	rc = NXP_OK;
+out:
+	nxp_pool_free(pool);
+	if (t)
+		for (int k = 0; k < inited; k++) {
+			pass_free(&t[k].ps);
+			pthread_mutex_destroy(&t[k].ch.m);
+			pthread_cond_destroy(&t[k].ch.c);
+		}
+	free(t);
+	free(bufs);
+	return rc;
+}
+
+static int summarize(nxp_profile *p, const nxp_hardware *hw_in, int32_t threads, nxp_summary **out, nxp_status *st)
 {
 	if (out)
 		*out = NULL;
 	if (!p || !out)
 		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_summarize: NULL argument");
+	if (threads < 0)
+		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_summarize: negative thread count");
 	nxp_hardware hw;
 	const nxp_hardware *hwp = NULL;
 	nxp_metadata md;
@@ -791,54 +1164,49 @@ int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw_in, nxp_summary
 	}
 	if (hwp && hw.num_physical_cores <= 0)
 		hw.num_physical_cores = md.num_physical_cores > 0 ? md.num_physical_cores : 1;
+	unsigned nth = threads ? (unsigned)threads : nxp_cpu_count();
 
 	pass *ps = calloc(1, sizeof(*ps));
 	nxp_summary *s = NULL;
 	if (!ps)
 		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
-	ps->ops = calloc((size_t)NXP_ENGINE_COUNT * OP_SLOTS, sizeof(*ps->ops));
-	if (!ps->ops || nxp_summary_new(&s) != NXP_OK) {
+	rc = pass_init(ps, p, &md, hwp, st);
+	if (!rc && nxp_summary_new(&s) != NXP_OK)
 		rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
+	if (rc)
 		goto out;
-	}
-	ps->p = p;
-	ps->neff = nxp_profile_neff(p);
-	ps->st = st;
-	nxp_reorder_init(&ps->reorder, REORDER_MAX);
-	ps->span_lo = ps->exec_lo = INT64_MAX;
-	ps->span_hi = ps->exec_hi = INT64_MIN;
-	ps->tpb_lo = INT64_MIN;
-	ps->tpb_hi = INT64_MAX;
-	tpb_range(&md, &ps->tpb_lo, &ps->tpb_hi); /* throttle windows are clipped to it */
-	/* Adjusted FLOPs follow the hardware in use: the FP8 multiplier is the
-	 * description's (the only arch-dependent one), the rest are fixed. */
-	const double fp8 = hwp ? hwp->fp8_flops_multiplier : nxp_fp8_flops_multiplier(md.arch);
-	for (int d = 0; d < 256; d++)
-		ps->mult[d] = nxp_dtype_flops_multiplier(d, fp8);
-	/* DMA-trigger opcodes by name (DMAMEMCPY, DMA_INDIRECT, DMA_TRANSPOSE,
-	 * PSEUDO_DMATRIGGER): the opcode table is the NEFF module's. */
-	for (unsigned o = 0; o < NXP_SUMMARY_OPCODES; o++) {
-		const char *name = nxp_opcode_name(o);
-		ps->dma_op[o] = name && strstr(name, "DMA") != NULL;
-	}
 
-	rc = main_loop(ps);
-	if (!rc)
-		rc = side_tables(ps);
+	rc = nth > 1 ? parallel_pass(ps, &md, hwp, nth) : 1;
+	ps->st = st;
+	if (rc == 1) { /* the one-thread pass */
+		rc = main_loop(ps);
+		if (!rc)
+			rc = side_tables(ps);
+	}
 	if (!rc)
 		rc = fill(ps, s, &md, hwp);
 out:
-	if (ps) {
-		nxp_reorder_free(&ps->reorder);
-		free(ps->q);
-		free(ps->tg);
-		free(ps->ops);
-		free(ps);
-	}
+	pass_free(ps);
+	free(ps);
 	if (rc) {
 		nxp_summary_close(s);
 		return rc;
 	}
 	*out = s;
 	return NXP_OK;
+}
+
+int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw_in, nxp_summary **out, nxp_status *st)
+{
+	return summarize(p, hw_in, 1, out, st);
+}
+
+int nxp_profile_summarize_opts(nxp_profile *p, const nxp_summary_options *o, nxp_summary **out, nxp_status *st)
+{
+	if (o && (o->struct_size < NXP_SUMMARY_OPTIONS_SIZE_V0_2)) {
+		if (out)
+			*out = NULL;
+		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_summarize_opts: options struct_size too small");
+	}
+	return summarize(p, o ? o->hw : NULL, o ? o->threads : 0, out, st);
 }
