@@ -21,7 +21,8 @@ ROOT=$PWD
 
 PACKAGES=(meson ninja-build gcc g++ pkg-config python3 libarchive-dev libjansson-dev zlib1g-dev
 	libprotobuf-c-dev protobuf-c-compiler check libmd-dev libdeflate-dev abigail-tools clang
-	libclang-rt-14-dev valgrind python3-pytest chromium python3-pandas python3-dask python3-distributed)
+	libclang-rt-14-dev valgrind python3-pytest chromium python3-pandas python3-dask python3-distributed
+	libzstd-dev python3-numpy python3-venv libotf2-trace-dev)
 
 log() { printf '==> %s\n' "$*" >&2; }
 
