@@ -81,6 +81,9 @@ typedef struct tl_intern {
 	size_t cap, count;
 	uint64_t next_id;
 	size_t max; /* most entries kept; past it lookups report 0 (caller writes inline) */
+	/* Front cache by the caller's pointer (verified by content, so a reused
+	 * buffer is safe): most lookups are the same few static strings. */
+	struct { const char *ptr; const char *key; uint64_t id; } front[256];
 } tl_intern;
 
 void nxp__tl_intern_init(tl_intern *t, size_t max);

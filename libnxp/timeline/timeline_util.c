@@ -64,7 +64,26 @@ static int intern_grow(tl_intern *t)
 	return 0;
 }
 
+static uint64_t intern_slow(tl_intern *t, const char *s, int *fresh, const char **key);
+
 uint64_t nxp__tl_intern(tl_intern *t, const char *s, int *fresh)
+{
+	size_t f = (size_t)(((uintptr_t)s >> 3) * 0x9e3779b97f4a7c15ull >> 56);
+	if (t->front[f].ptr == s && !strcmp(t->front[f].key, s)) {
+		*fresh = 0;
+		return t->front[f].id;
+	}
+	const char *key = NULL;
+	uint64_t id = intern_slow(t, s, fresh, &key);
+	if (id) {
+		t->front[f].ptr = s;
+		t->front[f].key = key;
+		t->front[f].id = id;
+	}
+	return id;
+}
+
+static uint64_t intern_slow(tl_intern *t, const char *s, int *fresh, const char **key)
 {
 	*fresh = 0;
 	size_t n = strlen(s);
@@ -72,8 +91,10 @@ uint64_t nxp__tl_intern(tl_intern *t, const char *s, int *fresh)
 	if (t->cap) {
 		size_t j = (size_t)h & (t->cap - 1);
 		while (t->keys[j]) {
-			if (t->hashes[j] == h && !strcmp(t->keys[j], s))
+			if (t->hashes[j] == h && !strcmp(t->keys[j], s)) {
+				*key = t->keys[j];
 				return t->ids[j];
+			}
 			j = (j + 1) & (t->cap - 1);
 		}
 	}
@@ -93,5 +114,6 @@ uint64_t nxp__tl_intern(tl_intern *t, const char *s, int *fresh)
 	t->ids[j] = t->next_id++;
 	t->count++;
 	*fresh = 1;
+	*key = copy;
 	return t->ids[j];
 }
