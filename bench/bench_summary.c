@@ -92,6 +92,8 @@ typedef struct result {
 } result;
 
 /* In a child: open, summarise (timed), report peak RSS through a pipe. */
+static int g_threads = 1; /* nxp_summary_options.threads of the timed call */
+
 static result summarize_child(const char *neff, const char *ntff, uint32_t flags)
 {
 	result res;
@@ -116,7 +118,12 @@ static result summarize_child(const char *neff, const char *ntff, uint32_t flags
 		double t0 = now();
 		int rc = nxp_profile_open_path(&p, neff, ntff, &po, &st);
 		if (!rc)
-			rc = nxp_profile_summarize(p, NULL, &s, &st);
+		{
+			nxp_summary_options so;
+			nxp_summary_options_init(&so);
+			so.threads = g_threads;
+			rc = nxp_profile_summarize_opts(p, &so, &s, &st);
+		}
 		r.seconds = now() - t0;
 		getrusage(RUSAGE_SELF, &r1);
 		r.cpu_seconds = (double)(r1.ru_utime.tv_sec - r0.ru_utime.tv_sec + r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) +
@@ -160,20 +167,34 @@ static result summarize_child(const char *neff, const char *ntff, uint32_t flags
 	return res;
 }
 
+static double loadavg1(void)
+{
+	double l = -1;
+	FILE *f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (fscanf(f, "%lf", &l) != 1)
+			l = -1;
+		fclose(f);
+	}
+	return l;
+}
+
 int main(int argc, char **argv)
 {
 	long sizes[16];
-	int nsizes = 0, keep = 0;
+	int nsizes = 0, keep = 0, threads = 1;
 	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--mib") && i + 1 < argc && nsizes < 16)
 			sizes[nsizes++] = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--dir") && i + 1 < argc)
 			dir = argv[++i];
+		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+			threads = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--keep"))
 			keep = 1;
 		else {
-			fprintf(stderr, "usage: bench_summary [--mib N]... [--dir DIR] [--keep]\n");
+			fprintf(stderr, "usage: bench_summary [--mib N]... [--dir DIR] [--keep] [--threads N]\n");
 			return 2;
 		}
 	}
@@ -210,6 +231,20 @@ int main(int argc, char **argv)
 			       crc ? "on" : "off", (long long)(r.instructions + r.packets), r.seconds, mbs,
 			       (double)bytes / 1e6 / r.cpu_seconds, cat, mbs / cat, r.rss_kib / 1024);
 			fflush(stdout);
+			if (threads != 1) { /* the same call on N threads, same run: wall and CPU time, speedup */
+				g_threads = threads;
+				result rn = summarize_child(neff, ntff, crc ? 0 : NXP_PROFILE_SKIP_CRC);
+				g_threads = 1;
+				if (!rn.ok) {
+					fprintf(stderr, "bench_summary: %s\n", rn.error);
+					return 1;
+				}
+				printf("       threads=1: wall %.3f s cpu %.3f s; threads=%d: wall %.3f s cpu %.3f s; "
+				       "speedup %.2fx (load %.1f)\n",
+				       r.seconds, r.cpu_seconds, threads, rn.seconds, rn.cpu_seconds, r.seconds / rn.seconds,
+				       loadavg1());
+				fflush(stdout);
+			}
 		}
 		if (!keep) {
 			unlink(neff);

@@ -242,8 +242,8 @@ START_TEST(test_pool)
 		ck_assert_int_eq(c.done, 200); /* visible after wait */
 		for (int i = 0; i < 200; i++)
 			ck_assert_int_eq(c.out[i], i * 3 + 1);
-		ck_assert_int_le(c.max_live, (int)(nw < 3 ? nw : nw)); /* never more than the workers ... */
-		ck_assert_int_le(c.max_live, nw > 3 ? 3 : (int)nw);    /* ... nor than the in-flight bound */
+		int bound = nw > 3 ? 3 : (int)nw; /* never more than the workers, nor than the in-flight bound */
+		ck_assert_int_le(c.max_live, bound);
 		ck_assert_int_ge(c.max_live, 1);
 		nxp_pool_free(pool);
 		pthread_mutex_destroy(&c.m);

@@ -9,12 +9,14 @@
 #include "cli.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define USAGE                                                                                   \
-	"nxp summary NEFF NTFF [--json] [--arch trn1|inf2|trn2|trn3] [--allow-mismatch]\n"       \
-	"  summary metrics and the trace's first and last timestamps (text only);\n"             \
-	"  --arch: the hardware to compute MFU/HFU/MBU for (default: the one the NTFF names)"
+	"nxp summary NEFF NTFF [--json] [--arch trn1|inf2|trn2|trn3] [--allow-mismatch] [--threads N]\n" \
+	"  summary metrics and the trace's first and last timestamps (text only);\n"                    \
+	"  --arch: the hardware to compute MFU/HFU/MBU for (default: the one the NTFF names);\n"        \
+	"  --threads: threads to read the profile with (default 0 = all cores; same figures)"
 
 static const char *const groups[] = {"overall", "data movement", "tensor", "vector", "scalar",
 				     "sync",    "gpsimd",        "collectives", "throttling"};
@@ -150,6 +152,8 @@ int cmd_summary(int argc, char **argv)
 	const char *paths[2] = {NULL, NULL};
 	const char *arch = NULL;
 	int json = 0, npaths = 0;
+	nxp_summary_options so;
+	nxp_summary_options_init(&so);
 	nxp_profile_options po;
 	nxp_profile_options_init(&po);
 	for (int i = 1; i < argc; i++) {
@@ -161,6 +165,13 @@ int cmd_summary(int argc, char **argv)
 			if (i + 1 == argc)
 				return cli_bad_usage("summary", USAGE, "--arch needs a value (trn1, inf2, trn2, trn3)");
 			arch = argv[++i];
+		} else if (!strcmp(argv[i], "--threads")) {
+			char *end = NULL;
+			long n = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : -1;
+			if (i + 1 == argc || !end || *end || end == argv[i + 1] || n < 0 || n > 4096)
+				return cli_bad_usage("summary", USAGE, "--threads needs a count (0 = all cores)");
+			so.threads = (int32_t)n;
+			i++;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return cli_help(USAGE);
 		else if (argv[i][0] == '-' && argv[i][1])
@@ -186,8 +197,10 @@ int cmd_summary(int argc, char **argv)
 	int rc = nxp_profile_get_metadata(p, &md);
 	if (rc)
 		nxp_profile_error(p, &st);
-	else
-		rc = nxp_profile_summarize(p, arch ? &hw : NULL, &s, &st);
+	else {
+		so.hw = arch ? &hw : NULL;
+		rc = nxp_profile_summarize_opts(p, &so, &s, &st);
+	}
 	nxp_profile_close(p);
 	if (rc)
 		return cli_error("summary", &st);

@@ -64,8 +64,6 @@ int nxp_pool_new(nxp_pool **out, unsigned workers, unsigned max_inflight)
 		workers = nxp_cpu_count();
 	if (!max_inflight)
 		max_inflight = 2 * workers;
-	if (max_inflight < workers)
-		max_inflight = workers;
 	nxp_pool *p = calloc(1, sizeof(*p));
 	if (!p)
 		return NXP_E_NOMEM;

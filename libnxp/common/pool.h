@@ -25,7 +25,7 @@ typedef struct nxp_pool nxp_pool;
 unsigned nxp_cpu_count(void);
 
 /* workers: threads to start (0 = nxp_cpu_count()); max_inflight: tasks queued
- * or running at once (0 = 2 x workers; raised to workers if smaller).
+ * or running at once (0 = 2 x workers; fewer than workers caps concurrency).
  * NXP_OK, NXP_E_INVAL, NXP_E_NOMEM (or a thread could not be started). */
 int nxp_pool_new(nxp_pool **out, unsigned workers, unsigned max_inflight);
 unsigned nxp_pool_workers(const nxp_pool *p);
