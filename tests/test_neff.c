@@ -1090,7 +1090,11 @@ START_TEST(test_writer)
 	nxp_status st;
 	nxp_status_init(&st);
 	ck_assert_int_eq(nxp_neff_writer_open(&w, NULL, &st), NXP_OK);
+	ck_assert_int_eq(nxp_neff_writer_error(w, &st), NXP_OK); /* no error yet */
+	ck_assert_str_eq(st.message, "");
 	ck_assert_int_eq(nxp_neff_writer_add(w, "/abs", "x", 1), NXP_E_UNSAFE_PATH);
+	ck_assert_int_eq(nxp_neff_writer_error(w, &st), NXP_E_UNSAFE_PATH);
+	ck_assert_ptr_nonnull(strstr(st.message, "\"/abs\""));
 	ck_assert_int_eq(nxp_neff_writer_add(w, "a/../b", "x", 1), NXP_E_UNSAFE_PATH);
 	ck_assert_int_eq(nxp_neff_writer_add(w, "./", "x", 1), NXP_E_INVAL);
 	ck_assert_int_eq(nxp_neff_writer_add(w, NULL, "x", 1), NXP_E_INVAL);
@@ -1103,6 +1107,11 @@ START_TEST(test_writer)
 	ck_assert_int_eq(nxp_neff_writer_save_memory(NULL, &data, &len), NXP_E_INVAL);
 	ck_assert_int_eq(nxp_neff_writer_save(w, NULL), NXP_E_INVAL);
 	ck_assert_int_eq(nxp_neff_writer_save(w, "/nonexistent-dir/x/y.neff"), NXP_E_IO);
+	ck_assert_int_eq(nxp_neff_writer_error(w, &st), NXP_E_IO);
+	ck_assert_ptr_nonnull(strstr(st.message, "/nonexistent-dir/x/y.neff: "));
+	ck_assert_int_eq(nxp_neff_writer_error(NULL, &st), NXP_E_INVAL);
+	struct { size_t struct_size; int code; } tiny = {sizeof(tiny), 0};
+	ck_assert_int_eq(nxp_neff_writer_error(w, (nxp_status *)&tiny), NXP_E_INVAL); /* no room for a message */
 	char *dir = tu_tmpdir();
 	char *path = tu_path(dir, "w.neff");
 	ck_assert_int_eq(nxp_neff_writer_save(w, path), NXP_OK);

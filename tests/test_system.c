@@ -922,6 +922,11 @@ START_TEST(test_trace_info_roundtrip)
 			nxp_system_metadata got;
 			got.struct_size = sizeof(got);
 			ck_assert_int_eq(nxp_trace_info_get(ti, &got), NXP_OK);
+			nxp_status tst;
+			nxp_status_init(&tst);
+			ck_assert_int_eq(nxp_trace_info_get(ti, NULL), NXP_E_INVAL);
+			ck_assert_int_eq(nxp_trace_info_error(ti, &tst), NXP_OK); /* getters record nothing */
+			ck_assert_str_eq(tst.message, "");
 			ck_assert_int_eq(got.first_ts_ns, md.first_ts_ns);
 			ck_assert_int_eq(got.last_ts_ns, md.last_ts_ns);
 			ck_assert_str_eq(got.first_ts, "2025-06-01T12:00:00.000000000Z");
@@ -1040,6 +1045,13 @@ START_TEST(test_clock_map)
 	ck_assert_int_eq(host, 9950);
 	ck_assert_int_eq(nxp_clock_map_to_host(m, 5, 200, &host), NXP_OK);
 	ck_assert_int_eq(host, 10200);
+	/* A failed lookup records nothing (a const map, shared by threads). */
+	ck_assert_int_eq(nxp_clock_map_to_host(m, 6, 200, &host), NXP_E_NOT_FOUND);
+	nxp_status cst;
+	nxp_status_init(&cst);
+	ck_assert_int_eq(nxp_clock_map_error(m, &cst), NXP_OK);
+	ck_assert_int_eq(cst.code, 0);
+	ck_assert_int_eq(nxp_clock_map_error(NULL, &cst), NXP_E_INVAL);
 	nxp_clock_map_close(m);
 	free(path);
 }
@@ -1693,6 +1705,11 @@ START_TEST(test_capture_directory)
 	nxp_status st;
 	nxp_status_init(&st);
 	ck_assert_int_eq(nxp_capture_open(&cap, tmpdir, &st), NXP_OK);
+	ck_assert_int_eq(nxp_capture_error(cap, &st), NXP_OK);
+	ck_assert_int_eq(st.code, 0);
+	ck_assert_int_eq(nxp_capture_error(NULL, &st), NXP_E_INVAL);
+	ck_assert_int_eq(st.code, NXP_E_INVAL);
+	nxp_status_init(&st);
 	ck_assert_uint_eq(nxp_capture_process_count(cap), 3);
 	ck_assert_uint_eq(nxp_capture_file_count(cap), 14);
 	nxp_capture_process p;
@@ -1841,6 +1858,7 @@ START_TEST(test_misuse)
 	nxp_sysprof_writer_close(NULL);
 	ck_assert_int_eq(nxp_host_stats_open(NULL, NULL, NXP_SYSFILE_CPU_UTIL, NULL, NULL), NXP_E_INVAL);
 	ck_assert_int_eq(nxp_trace_info_open(NULL, NULL, NULL, NULL), NXP_E_INVAL);
+	ck_assert_int_eq(nxp_trace_info_error(NULL, NULL), NXP_E_INVAL);
 	ck_assert_int_eq(nxp_capture_open(NULL, "x", NULL), NXP_E_INVAL);
 	ck_assert_int_eq(nxp_sysprof_writer_open(NULL, "x", NXP_SYSFILE_NTRACE, NULL, NULL), NXP_E_INVAL);
 	ck_assert_int_eq(nxp_sysprof_writer_open((nxp_sysprof_writer **)&c, "x", NXP_SYSFILE_TRACE_JSON, NULL, NULL),

@@ -346,6 +346,11 @@ NXP_API int nxp_neff_writer_save(nxp_neff_writer *w, const char *path);
 NXP_API int nxp_neff_writer_save_memory(nxp_neff_writer *w, void **data, size_t *len);
 /** Free a writer (NULL is fine). */
 NXP_API void nxp_neff_writer_close(nxp_neff_writer *w);
+/** Copy the writer's last error (message and code of the last failed
+ *  nxp_neff_writer_add / _save / _save_memory; "no error" before any) into
+ *  `st`; returns its code.  Errors: NXP_E_INVAL (NULL handle, short `st`).
+ *  Since 0.2. */
+NXP_API int nxp_neff_writer_error(const nxp_neff_writer *w, nxp_status *st);
 /** Encode one instruction (the inverse of nxp_instruction_decode for the fields
  *  the model defines; `memory` is derived, not encoded; inst_word_len 0 encodes
  *  as 16).  `in` may be as short as NXP_NEFF_INSTRUCTION_MIN_SIZE (the appended

@@ -290,6 +290,11 @@ NXP_API int nxp_trace_info_open(nxp_trace_info **out, nxp_source *src, const nxp
 /** Errors: NXP_E_INVAL. */
 NXP_API int nxp_trace_info_get(const nxp_trace_info *ti, nxp_system_metadata *out);
 NXP_API void nxp_trace_info_close(nxp_trace_info *ti);
+/** The handle's last error, as every handle has one.  No call on an open
+ *  trace_info records one (nxp_trace_info_get fails only with NXP_E_INVAL for
+ *  its own arguments), so this reports "no error" (returns 0).  Errors:
+ *  NXP_E_INVAL (NULL handle, short `st`).  Since 0.2. */
+NXP_API int nxp_trace_info_error(const nxp_trace_info *ti, nxp_status *st);
 /**@}*/
 
 /* ------------------------------------------------------------------------ */
@@ -325,6 +330,11 @@ NXP_API size_t nxp_clock_map_count(const nxp_clock_map *m);
  */
 NXP_API int nxp_clock_map_to_host(const nxp_clock_map *m, int64_t nc_idx, int64_t device_ts, int64_t *host_ts);
 NXP_API void nxp_clock_map_close(nxp_clock_map *m);
+/** Copy the map's last error (of nxp_clock_map_add: out of memory) into `st`;
+ *  returns its code.  nxp_clock_map_to_host records nothing (its codes say it
+ *  all, and lookups stay safe from several threads).  Errors: NXP_E_INVAL (NULL
+ *  handle, short `st`).  Since 0.2. */
+NXP_API int nxp_clock_map_error(const nxp_clock_map *m, nxp_status *st);
 /**@}*/
 
 /* ------------------------------------------------------------------------ */
@@ -418,6 +428,11 @@ NXP_API int nxp_capture_open_profile(const nxp_capture *c, size_t index, const n
  */
 NXP_API int nxp_capture_open_events(const nxp_capture *c, int64_t process_index, const nxp_system_options *opts,
 				    nxp_system_events **out, nxp_status *st);
+/** The handle's last error, as every handle has one.  An open capture is
+ *  read-only: its getters record nothing, and open_profile / open_events report
+ *  into their own `st`; so this reports "no error" (returns 0).  Errors:
+ *  NXP_E_INVAL (NULL handle, short `st`).  Since 0.2. */
+NXP_API int nxp_capture_error(const nxp_capture *c, nxp_status *st);
 /**@}*/
 
 /* ------------------------------------------------------------------------ */

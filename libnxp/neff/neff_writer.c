@@ -31,7 +31,18 @@ struct nxp_neff_writer {
 	char *name;
 	wmember *members;
 	size_t count, cap;
+	nxp_status err; /* last error of add/save/save_memory, for nxp_neff_writer_error */
 };
+
+static int wfail(nxp_neff_writer *w, int code, const char *fmt, ...) NXP_PRINTF(3, 4);
+static int wfail(nxp_neff_writer *w, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	nxp__error_setv(&w->err, code, -1, fmt, ap);
+	va_end(ap);
+	return code;
+}
 
 typedef struct membuf {
 	uint8_t *p;
@@ -92,6 +103,7 @@ int nxp_neff_writer_open(nxp_neff_writer **out, const nxp_neff_writer_options *o
 	if (!w)
 		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	nxp_neff_writer_options_init(&w->opts);
+	nxp_status_init(&w->err);
 	if (opts) /* fields an older caller's header lacks keep their defaults */
 		NXP__STRUCT_IN_DEFAULTS(w->opts, opts, NXP_NEFF_WRITER_OPTIONS_SIZE_V0_1);
 	if (w->opts.pkg_version == 0)
@@ -131,22 +143,24 @@ void nxp_neff_writer_close(nxp_neff_writer *w)
 
 int nxp_neff_writer_add(nxp_neff_writer *w, const char *path, const void *data, size_t len)
 {
-	if (!w || !path || (!data && len))
+	if (!w)
 		return NXP_E_INVAL;
+	if (!path || (!data && len))
+		return wfail(w, NXP_E_INVAL, "nxp_neff_writer_add: NULL path, or NULL data with a length");
 	char *norm;
 	int rc = neff_path_normalise(path, &norm);
 	if (rc)
-		return rc;
+		return wfail(w, rc, "nxp_neff_writer_add: member path \"%s\": %s", path, nxp_strerror(rc));
 	if (!norm[0]) {
 		free(norm);
-		return NXP_E_INVAL;
+		return wfail(w, NXP_E_INVAL, "nxp_neff_writer_add: empty member path");
 	}
 	if (w->count == w->cap) {
 		size_t ncap = w->cap ? w->cap * 2 : 16;
 		wmember *t = realloc(w->members, ncap * sizeof(*t));
 		if (!t) {
 			free(norm);
-			return NXP_E_NOMEM;
+			return wfail(w, NXP_E_NOMEM, "out of memory");
 		}
 		w->members = t;
 		w->cap = ncap;
@@ -154,7 +168,7 @@ int nxp_neff_writer_add(nxp_neff_writer *w, const char *path, const void *data, 
 	uint8_t *copy = malloc(len ? len : 1);
 	if (!copy) {
 		free(norm);
-		return NXP_E_NOMEM;
+		return wfail(w, NXP_E_NOMEM, "out of memory");
 	}
 	if (len)
 		memcpy(copy, data, len);
@@ -234,19 +248,21 @@ static int build_payload(const nxp_neff_writer *w, membuf *out)
 
 int nxp_neff_writer_save_memory(nxp_neff_writer *w, void **data, size_t *len)
 {
-	if (!w || !data || !len)
+	if (!w)
 		return NXP_E_INVAL;
+	if (!data || !len)
+		return wfail(w, NXP_E_INVAL, "nxp_neff_writer_save_memory: NULL argument");
 	*data = NULL;
 	*len = 0;
 	membuf b = {0};
 	/* Room for the header first, so the payload is written after it once. */
 	uint8_t zero[NXP_NEFF_HEADER_SIZE] = {0};
 	if (membuf_put(&b, zero, sizeof(zero)))
-		return NXP_E_NOMEM;
+		return wfail(w, NXP_E_NOMEM, "out of memory");
 	int rc = build_payload(w, &b);
 	if (rc) {
 		free(b.p);
-		return rc;
+		return wfail(w, rc, rc == NXP_E_NOMEM ? "out of memory" : "the archive writer (libarchive) failed");
 	}
 	nxp_neff_header h;
 	memset(&h, 0, sizeof(h));
@@ -283,8 +299,10 @@ int nxp_neff_writer_save_memory(nxp_neff_writer *w, void **data, size_t *len)
 
 int nxp_neff_writer_save(nxp_neff_writer *w, const char *path)
 {
-	if (!w || !path)
+	if (!w)
 		return NXP_E_INVAL;
+	if (!path)
+		return wfail(w, NXP_E_INVAL, "nxp_neff_writer_save: NULL path");
 	void *data;
 	size_t len;
 	int rc = nxp_neff_writer_save_memory(w, &data, &len);
@@ -292,11 +310,23 @@ int nxp_neff_writer_save(nxp_neff_writer *w, const char *path)
 		return rc;
 	FILE *f = fopen(path, "wb");
 	if (!f) {
+		rc = wfail(w, NXP_E_IO, "%s: %s", path, strerror(errno));
 		free(data);
-		return NXP_E_IO;
+		return rc;
 	}
 	int ok = fwrite(data, 1, len, f) == len;
-	ok = (fclose(f) == 0) && ok;
+	int saved = errno;
+	if (fclose(f) != 0 && ok) {
+		ok = 0;
+		saved = errno;
+	}
 	free(data);
-	return ok ? NXP_OK : NXP_E_IO;
+	return ok ? NXP_OK : wfail(w, NXP_E_IO, "%s: %s", path, strerror(saved));
+}
+
+int nxp_neff_writer_error(const nxp_neff_writer *w, nxp_status *st)
+{
+	if (!w)
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_neff_writer_error: NULL handle");
+	return nxp_status_copy(st, &w->err);
 }

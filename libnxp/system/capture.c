@@ -598,3 +598,17 @@ int nxp_capture_open_events(const nxp_capture *c, int64_t process_index, const n
 	free(insts);
 	return rc;
 }
+
+/* An open capture is read-only and shared by threads: its getters record
+ * nothing (they fail only with NXP_E_INVAL / NXP_E_RANGE for their own
+ * arguments), and nxp_capture_open_profile / _open_events report into their
+ * own `st`.  The accessor exists so that every handle has one, and reports
+ * "no error". */
+int nxp_capture_error(const nxp_capture *c, nxp_status *st)
+{
+	if (!c)
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_capture_error: NULL handle");
+	nxp_status none;
+	nxp_status_init(&none);
+	return nxp_status_copy(st, &none);
+}

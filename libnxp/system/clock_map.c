@@ -18,6 +18,7 @@ typedef struct sync_point {
 struct nxp_clock_map {
 	sync_point *p;
 	size_t n, cap;
+	nxp_status err; /* last error of nxp_clock_map_add, for nxp_clock_map_error */
 };
 
 int nxp_clock_map_new(nxp_clock_map **out)
@@ -25,7 +26,10 @@ int nxp_clock_map_new(nxp_clock_map **out)
 	if (!out)
 		return NXP_E_INVAL;
 	*out = calloc(1, sizeof(**out));
-	return *out ? NXP_OK : NXP_E_NOMEM;
+	if (!*out)
+		return NXP_E_NOMEM;
+	nxp_status_init(&(*out)->err);
+	return NXP_OK;
 }
 
 static int push(nxp_clock_map *m, int64_t nc_idx, int64_t device_ts, int64_t host_ts)
@@ -49,7 +53,7 @@ int nxp_clock_map_add(nxp_clock_map *m, int64_t nc_idx, int64_t device_ts, int64
 	if (!m)
 		return NXP_E_INVAL;
 	if (push(m, nc_idx, device_ts, host_ts))
-		return NXP_E_NOMEM;
+		return nxp__error_set(&m->err, NXP_E_NOMEM, -1, "out of memory (%zu sync points kept)", m->n);
 	/* Insertion: sync points arrive nearly in order. */
 	sync_point x = m->p[m->n - 1];
 	size_t i = m->n - 1;
@@ -183,4 +187,13 @@ void nxp_clock_map_close(nxp_clock_map *m)
 		return;
 	free(m->p);
 	free(m);
+}
+
+/* Only nxp_clock_map_add records here: nxp_clock_map_to_host takes a const
+ * map and records nothing, so lookups stay safe from several threads. */
+int nxp_clock_map_error(const nxp_clock_map *m, nxp_status *st)
+{
+	if (!m)
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_clock_map_error: NULL handle");
+	return nxp_status_copy(st, &m->err);
 }

@@ -169,3 +169,16 @@ void nxp_trace_info_close(nxp_trace_info *ti)
 		ntff__trace_info__free_unpacked(ti->msg, NULL);
 	free(ti);
 }
+
+/* Nothing on an open nxp_trace_info records an error (nxp_trace_info_get's only
+ * failure is NXP_E_INVAL for its own arguments, and it takes a const handle
+ * that several threads may share): the accessor exists so that every handle
+ * has one, and reports "no error". */
+int nxp_trace_info_error(const nxp_trace_info *ti, nxp_status *st)
+{
+	if (!ti)
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_trace_info_error: NULL handle");
+	nxp_status none;
+	nxp_status_init(&none);
+	return nxp_status_copy(st, &none);
+}
