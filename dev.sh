@@ -4,7 +4,8 @@
 #
 #   ./dev.sh demo     build, then summarise the bundled sample profile
 #   ./dev.sh test     build and run every test (unit, CLI, bindings), then the
-#                     suite again under ASan+UBSan; ends with
+#                     suite again under ASan+UBSan, then the unit suites under
+#                     ThreadSanitizer; ends with
 #                     "N passed, N failed, N skipped" (skipped: e.g. the tests
 #                     of the optional ../shared corpus when it is absent)
 #   ./dev.sh asan     only the ASan+UBSan run
@@ -165,6 +166,7 @@ cmd_test() {
 	install_js_readers build
 	run_suite build "unit, CLI and bindings"
 	cmd_asan_only
+	cmd_tsan_only
 	report
 }
 
