@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static const char *outdir;
 static const char *cur_name;
@@ -748,6 +749,163 @@ static void gen_table(void)
 	free(small);
 }
 
+/* timeline: [flags] [max_events] [engine/exec] [window] [u64 start] [u64 end] + single-framed NTFF:
+ * Perfetto and Chrome JSON (plain and gzip'd), filters, windows, truncation, a read error */
+static void gen_timeline(void)
+{
+	size_t blen, slen;
+	uint8_t *basic = fixture_ntff(FZ_NTFF_BASIC, &blen);
+	uint8_t *small = fixture_ntff(FZ_NTFF_SMALL_SECTIONS, &slen);
+	static const struct {
+		uint8_t flags, maxb, sel, win;
+		int64_t start, end;
+	} cfg[] = {
+		{0x00, 0xff, 0, 0, 0, 0},           /* Perfetto, everything */
+		{0x02, 0xff, 0, 0, 0, 0},           /* Chrome JSON */
+		{0x06, 0xff, 0, 0, 0, 0},           /* Chrome JSON, gzip'd */
+		{0x08, 0xff, 0x01, 0, 0, 0},        /* one engine */
+		{0x12, 0xff, 0x00, 0, 0, 0},        /* execution 0 */
+		{0x20, 0xff, 0, 0, 2000, 12000},    /* time window */
+		{0x42, 0x02, 0, 3, 0, 0},           /* truncated, small counter window */
+		{0x01, 0x40, 0, 0, 0, 0},           /* SKIP_CRC */
+	};
+	for (size_t k = 0; k < sizeof(cfg) / sizeof(cfg[0]); k++) {
+		uint8_t params[4 + 16] = {cfg[k].flags, cfg[k].maxb, cfg[k].sel, cfg[k].win};
+		st_u64(params + 4, (uint64_t)cfg[k].start);
+		st_u64(params + 12, (uint64_t)cfg[k].end);
+		char l[32];
+		snprintf(l, sizeof(l), "c%zu", k);
+		put_single(l, params, sizeof(params), (k & 1) ? FZ_CTL_PLAIN_SEEKABLE : FZ_CTL_PLAIN_MEMORY,
+			   (k % 3 == 2) ? small : basic, (k % 3 == 2) ? slen : blen);
+	}
+	uint8_t p0[4 + 16] = {0x02, 0xff};
+	put_variants("json", p0, sizeof(p0), basic, blen);
+	for (unsigned r = 0; r < 2; r++) {
+		uint8_t p1[4 + 16] = {(uint8_t)(r ? 0x02 : 0x00), 0xff};
+		char l[32];
+		snprintf(l, sizeof(l), "ioerr%u", r);
+		put_single(l, p1, sizeof(p1), (uint8_t)(FZ_CHUNK_4K | FZ_CTL_SEEKABLE | FZ_CTL_IO_ERROR | (r << 6)),
+			   small, slen);
+	}
+	free(basic);
+	free(small);
+}
+
+/* analysis: [flags] [pcore] [exec] [window] [u64 start] [u64 end] [id] + single-framed NTFF */
+static void gen_analysis(void)
+{
+	size_t blen, slen;
+	uint8_t *basic = fixture_ntff(FZ_NTFF_BASIC, &blen);
+	uint8_t *small = fixture_ntff(FZ_NTFF_SMALL_SECTIONS, &slen);
+	static const struct {
+		uint8_t flags, pcore, exec, win;
+		int64_t start, end;
+		uint8_t id;
+	} cfg[] = {
+		{0x00, 0, 0, 0, 0, 0, 0},
+		{0x80, 0, 0, 0xff, 0, 0, 1},          /* flows_of the first edge's out record */
+		{0x4e, 0, 0, 10, 1000, 30000, 2},     /* bounds, pcore, execution 0 */
+		{0x18, 0, 1, 0, 0, 0, 3},             /* critical path of execution 1, pcore 0 */
+		{0xc1, 0, 0, 1, 0, 0, 0},             /* SKIP_CRC, semaphore updates */
+		{0x20, 0, 0, 0, 0, 0, 5},             /* no insights */
+	};
+	for (size_t k = 0; k < sizeof(cfg) / sizeof(cfg[0]); k++) {
+		uint8_t params[4 + 16 + 1] = {cfg[k].flags, cfg[k].pcore, cfg[k].exec, cfg[k].win};
+		st_u64(params + 4, (uint64_t)cfg[k].start);
+		st_u64(params + 12, (uint64_t)cfg[k].end);
+		params[20] = cfg[k].id;
+		char l[32];
+		snprintf(l, sizeof(l), "c%zu", k);
+		put_single(l, params, sizeof(params), (k & 1) ? FZ_CTL_PLAIN_SEEKABLE : FZ_CTL_PLAIN_MEMORY,
+			   (k % 3 == 2) ? small : basic, (k % 3 == 2) ? slen : blen);
+	}
+	uint8_t p0[4 + 16 + 1] = {0};
+	put_variants("basic", p0, sizeof(p0), basic, blen);
+	free(basic);
+	free(small);
+}
+
+/* report: [flags] [columns] [dma rows] [top opcodes] + single-framed NTFF */
+static void gen_report(void)
+{
+	size_t blen, slen, elen;
+	uint8_t *basic = fixture_ntff(FZ_NTFF_BASIC, &blen);
+	uint8_t *small = fixture_ntff(FZ_NTFF_SMALL_SECTIONS, &slen);
+	uint8_t *empty = fixture_ntff(FZ_NTFF_EMPTY, &elen);
+	static const uint8_t cfg[][4] = {
+		{0x00, 0, 0, 0},
+		{0x04, 0, 0, 0},    /* title with markup */
+		{0x0a, 0, 1, 1},    /* 100 columns, no analysis, 1 DMA row, 1 opcode */
+		{0x0c, 0xf0, 3, 5}, /* 3940 columns */
+	};
+	for (size_t k = 0; k < sizeof(cfg) / sizeof(cfg[0]); k++) {
+		char l[32];
+		snprintf(l, sizeof(l), "c%zu", k);
+		put_single(l, cfg[k], 4, (k & 1) ? FZ_CTL_PLAIN_SEEKABLE : FZ_CTL_PLAIN_MEMORY, (k & 2) ? small : basic,
+			   (k & 2) ? slen : blen);
+	}
+	put_single("empty", cfg[0], 4, FZ_CTL_PLAIN_MEMORY, empty, elen);
+	put_variants("basic", cfg[1], 4, basic, blen);
+	free(basic);
+	free(small);
+	free(empty);
+}
+
+/* sniff: [mode] + bytes: one file of every kind, under several total sizes */
+static void gen_sniff(void)
+{
+	size_t nlen, tlen, plen;
+	uint8_t *neff = fixture_neff(1, &nlen);
+	uint8_t *ntff = fixture_ntff(FZ_NTFF_BASIC, &tlen);
+	uint8_t *pb = write_ntrace(0, &plen);
+	/* gzip'd JSON, built with zlib's gzip framing */
+	static const char json[] = "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1}]}";
+	uint8_t gz[256];
+	z_stream zs;
+	memset(&zs, 0, sizeof(zs));
+	if (deflateInit2(&zs, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		die("deflateInit2");
+	zs.next_in = (Bytef *)json;
+	zs.avail_in = sizeof(json) - 1;
+	zs.next_out = gz;
+	zs.avail_out = sizeof(gz);
+	if (deflate(&zs, Z_FINISH) != Z_STREAM_END)
+		die("deflate");
+	size_t gzlen = zs.total_out;
+	deflateEnd(&zs);
+	const struct {
+		const char *label;
+		const void *p;
+		size_t n;
+	} files[] = {
+		{"empty", "", 0},
+		{"neff", neff, nlen > 4096 ? 4096 : nlen},
+		{"ntff", ntff, tlen > 4096 ? 4096 : tlen},
+		{"json", json, sizeof(json) - 1},
+		{"json-ws", " \n\t[1,2]", 8},
+		{"json-gz", gz, gzlen},
+		{"gz-trunc", gz, 12},
+		{"ntrace-pb", pb, plen > 4096 ? 4096 : plen},
+		{"text", "hello world\n", 12},
+	};
+	static const uint8_t modes[] = {0x08, 0x01, 0x02, 0x03, 0x84};
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		for (size_t m = 0; m < sizeof(modes); m++) {
+			char l[48];
+			snprintf(l, sizeof(l), "%s-m%02x", files[i].label, modes[m]);
+			uint8_t *buf = malloc(files[i].n + 1);
+			if (!buf)
+				die("out of memory");
+			buf[0] = modes[m];
+			memcpy(buf + 1, files[i].p, files[i].n);
+			put_raw(l, buf, files[i].n + 1);
+			free(buf);
+		}
+	free(neff);
+	free(ntff);
+	free(pb);
+}
+
 typedef void (*gen_fn)(void);
 
 static const struct {
@@ -767,6 +925,10 @@ static const struct {
 	{"host_stats_pb", gen_host_stats_pb},
 	{"capture", gen_capture},
 	{"table", gen_table},
+	{"timeline", gen_timeline},
+	{"analysis", gen_analysis},
+	{"report", gen_report},
+	{"sniff", gen_sniff},
 	{NULL, NULL},
 };
 
