@@ -172,7 +172,8 @@ static int cmp_rows(const void *x, const void *y)
  * into one "other queues" row per pcore. */
 static int fold_queues(rp_activity *a, int max)
 {
-	qsort(a->rows, a->nrows, sizeof(*a->rows), cmp_rows);
+	if (a->nrows) /* rows is NULL when there are none: qsort's argument is nonnull */
+		qsort(a->rows, a->nrows, sizeof(*a->rows), cmp_rows);
 	size_t out = 0;
 	int64_t cur = INT64_MIN;
 	int seen = 0;
