@@ -1016,6 +1016,12 @@ START_TEST(test_clock_map)
 	ck_assert_int_eq(nxp_clock_map_build(&m, c, 0, NULL), NXP_OK);
 	nxp_system_events_close(c);
 	ck_assert_uint_eq(nxp_clock_map_count(m), 3);
+	nxp_clock_map_close(m);
+	/* The 0.2 name reads the same map. */
+	ck_assert_int_eq(nxp_system_events_open_path(&c, path, NULL, NULL), NXP_OK);
+	ck_assert_int_eq(nxp_clock_map_open(&m, c, 0, NULL), NXP_OK);
+	nxp_system_events_close(c);
+	ck_assert_uint_eq(nxp_clock_map_count(m), 3);
 	int64_t host;
 	/* t in the first execution of core 0: its sync point (dev 1e6 ↔ cpu 5e9). */
 	ck_assert_int_eq(nxp_clock_map_to_host(m, 0, 400000, &host), NXP_OK);
@@ -1763,6 +1769,11 @@ START_TEST(test_capture_directory)
 	ck_assert_msg(nxp_capture_open_profile(cap, 0, NULL, &prof, &st) == NXP_OK, "%s", st.message);
 	nxp_profile_close(prof);
 	ck_assert_int_eq(nxp_capture_open_profile(cap, 9, NULL, &prof, NULL), NXP_E_RANGE);
+	/* 0.2 names: out parameter first, same results. */
+	ck_assert_msg(nxp_profile_open_capture(&prof, cap, 0, NULL, &st) == NXP_OK, "%s", st.message);
+	nxp_profile_close(prof);
+	ck_assert_int_eq(nxp_profile_open_capture(&prof, cap, 9, NULL, NULL), NXP_E_RANGE);
+	ck_assert_int_eq(nxp_system_events_open_capture(NULL, cap, 1, NULL, NULL), NXP_E_INVAL);
 
 	/* Events of one process: ntrace rows then trace.json rows, instance from the dir name. */
 	nxp_system_events *c;
@@ -1777,7 +1788,14 @@ START_TEST(test_capture_directory)
 	ck_assert_str_eq(rows[1].inst, "i-0abc"); /* from the file itself */
 	free(rows);
 	nxp_system_events_close(c);
+	ck_assert_int_eq(nxp_system_events_open_capture(&c, cap, 1, NULL, NULL), NXP_OK);
+	ck_assert_int_eq(read_all(c, &rows, &n), NXP_END);
+	ck_assert_uint_eq(n, 7);
+	ck_assert_str_eq(rows[6].name, "step");
+	free(rows);
+	nxp_system_events_close(c);
 	ck_assert_int_eq(nxp_capture_open_events(cap, 3, NULL, &c, NULL), NXP_E_RANGE);
+	ck_assert_int_eq(nxp_system_events_open_capture(&c, cap, 3, NULL, NULL), NXP_E_RANGE);
 	nxp_capture_close(cap);
 
 	/* The whole directory through open_path: 3 ntrace (6 rows each) + 2 trace.json. */

@@ -188,6 +188,11 @@ NXP_API size_t nxp_neff_dma_queue_count(const nxp_neff *neff);
 /** Errors: NXP_E_INVAL, NXP_E_RANGE.  Strings live as long as the handle. */
 NXP_API int nxp_neff_get_dma_queue(const nxp_neff *neff, size_t index, nxp_dma_queue_info *out);
 
+/** 0.2 names with the module prefix; the 0.1 names stay (same struct, no ABI
+ *  change: a typedef is not a symbol).  Since 0.2. */
+typedef nxp_tensor_info nxp_neff_tensor_info;
+typedef nxp_dma_queue_info nxp_neff_dma_queue_info;
+
 /** Kinds of memory an access pattern addresses (libnxp's model). */
 typedef enum nxp_memory {
 	NXP_MEMORY_NONE = 0,

@@ -317,6 +317,10 @@ typedef struct nxp_clock_map nxp_clock_map;
  */
 NXP_API int nxp_clock_map_build(nxp_clock_map **out, nxp_system_events *events, uint32_t max_points,
 				nxp_status *st);
+/** nxp_clock_map_build() under the 0.2 name (a handle made by reading input is
+ *  `_open`ed); nxp_clock_map_build stays as an alias.  Since 0.2. */
+NXP_API int nxp_clock_map_open(nxp_clock_map **out, nxp_system_events *events, uint32_t max_points,
+			       nxp_status *st);
 /** An empty map to fill with nxp_clock_map_add() (tests, custom captures). */
 NXP_API int nxp_clock_map_new(nxp_clock_map **out);
 /** Add one sync point.  Errors: NXP_E_INVAL, NXP_E_NOMEM. */
@@ -433,6 +437,14 @@ NXP_API int nxp_capture_open_events(const nxp_capture *c, int64_t process_index,
  *  into their own `st`; so this reports "no error" (returns 0).  Errors:
  *  NXP_E_INVAL (NULL handle, short `st`).  Since 0.2. */
 NXP_API int nxp_capture_error(const nxp_capture *c, nxp_status *st);
+/** nxp_capture_open_profile() under the 0.2 naming rule (the created handle's
+ *  prefix, out parameter first); the 0.1 name stays as an alias.  Since 0.2. */
+NXP_API int nxp_profile_open_capture(nxp_profile **out, const nxp_capture *c, size_t index,
+				     const nxp_profile_options *opts, nxp_status *st);
+/** nxp_capture_open_events() under the 0.2 naming rule; the 0.1 name stays as an
+ *  alias.  Since 0.2. */
+NXP_API int nxp_system_events_open_capture(nxp_system_events **out, const nxp_capture *c, int64_t process_index,
+					   const nxp_system_options *opts, nxp_status *st);
 /**@}*/
 
 /* ------------------------------------------------------------------------ */

@@ -612,3 +612,17 @@ int nxp_capture_error(const nxp_capture *c, nxp_status *st)
 	nxp_status_init(&none);
 	return nxp_status_copy(st, &none);
 }
+
+/* 0.2 names: the created handle's own prefix and `_open` verb, out parameter
+ * first; the 0.1 nxp_capture_open_profile / _open_events stay as they are. */
+int nxp_profile_open_capture(nxp_profile **out, const nxp_capture *c, size_t index, const nxp_profile_options *opts,
+			     nxp_status *st)
+{
+	return nxp_capture_open_profile(c, index, opts, out, st);
+}
+
+int nxp_system_events_open_capture(nxp_system_events **out, const nxp_capture *c, int64_t process_index,
+				   const nxp_system_options *opts, nxp_status *st)
+{
+	return nxp_capture_open_events(c, process_index, opts, out, st);
+}

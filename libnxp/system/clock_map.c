@@ -197,3 +197,9 @@ int nxp_clock_map_error(const nxp_clock_map *m, nxp_status *st)
 		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_clock_map_error: NULL handle");
 	return nxp_status_copy(st, &m->err);
 }
+
+/* 0.2 name: a handle made by reading input is `_open`ed. */
+int nxp_clock_map_open(nxp_clock_map **out, nxp_system_events *events, uint32_t max_points, nxp_status *st)
+{
+	return nxp_clock_map_build(out, events, max_points, st);
+}
