@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* `nxp summary NEFF NTFF [--json] [--arch A] [--allow-mismatch]`: the Summary,
+/* `nxp summary NEFF NTFF [--json] [--arch A] [--allow-mismatch] [--threads N]
+ * [--from T] [--to T] [--execution N] [--pcore N]`: the Summary,
  * OpcodeSummary and ThrottleSummary of a profile.  Public API only.
  *
  * Text: grouped like the reference tool, percents shown x100 with "%", absent
@@ -14,9 +15,14 @@
 
 #define USAGE                                                                                   \
 	"nxp summary NEFF NTFF [--json] [--arch trn1|inf2|trn2|trn3] [--allow-mismatch] [--threads N]\n" \
+	"                      [--from T] [--to T] [--execution N] [--pcore N]\n"                       \
 	"  summary metrics and the trace's first and last timestamps (text only);\n"                    \
 	"  --arch: the hardware to compute MFU/HFU/MBU for (default: the one the NTFF names);\n"        \
-	"  --threads: threads to read the profile with (default 0 = all cores; same figures)"
+	"  --threads: threads to read the profile with (default 0 = all cores; same figures);\n"       \
+	"  --from/--to: a region: records starting in [from, to), busy time clipped to it; T in ns\n"   \
+	"    as in the tables, or relative to the trace's first timestamp: +1.5ms, +200us, +10ns;\n"    \
+	"  --execution: the region of ExecutionInfo row N (0 .. executions-1);\n"                       \
+	"  --pcore: one physical core's records (0 .. cores-1)"
 
 static const char *const groups[] = {"overall", "data movement", "tensor", "vector", "scalar",
 				     "sync",    "gpsimd",        "collectives", "throttling"};
@@ -147,11 +153,70 @@ static void print_json(const nxp_summary *s)
 	fputs("]}\n", f);
 }
 
+/* Number of ExecutionInfo rows' distinct indices: 1 + the largest index (-1 on failure). */
+static int64_t execution_count(nxp_profile *p)
+{
+	nxp_cursor *c = NULL;
+	nxp_status st;
+	nxp_status_init(&st);
+	if (nxp_cursor_open(&c, p, NXP_TABLE_EXECUTION, NULL, &st))
+		return -1;
+	nxp_execution x = {.struct_size = sizeof(x)};
+	int64_t n = 0;
+	int rc;
+	while ((rc = nxp_cursor_next_execution(c, &x)) == NXP_OK)
+		if (x.execution_index >= n)
+			n = (int64_t)x.execution_index + 1;
+	nxp_cursor_close(c);
+	return rc < 0 ? -1 : n;
+}
+
+/* Check the region arguments against the profile and put them in `so`:
+ * 0, or the command's exit status after a message. */
+static int region_options(nxp_profile *p, const nxp_metadata *md, const char *from_arg, int64_t from, int from_rel,
+			  const char *to_arg, int64_t to, int to_rel, int64_t pcore, int64_t execution,
+			  nxp_summary_options *so)
+{
+	const int cores = md->num_physical_cores > 0 ? md->num_physical_cores : 1;
+	if (pcore >= cores)
+		return cli_bad_usage("summary", USAGE, "--pcore %" PRId64 ": this profile has %d physical core%s (0..%d)",
+				     pcore, cores, cores == 1 ? "" : "s", cores - 1);
+	if (execution >= 0) {
+		int64_t n = execution_count(p);
+		if (n == 0)
+			return cli_bad_usage("summary", USAGE,
+					     "--execution %" PRId64 ": this profile has no ExecutionInfo rows", execution);
+		if (n > 0 && execution >= n)
+			return cli_bad_usage("summary", USAGE,
+					     "--execution %" PRId64 ": this profile has %" PRId64 " execution%s (0..%" PRId64
+					     ")",
+					     execution, n, n == 1 ? "" : "s", n - 1);
+	}
+	/* Relative times count from the trace's first timestamp (as nxp dump). */
+	if (from_rel)
+		from = md->first_hw_timestamp > INT64_MAX - from ? INT64_MAX : md->first_hw_timestamp + from;
+	if (to_rel)
+		to = md->first_hw_timestamp > INT64_MAX - to ? INT64_MAX : md->first_hw_timestamp + to;
+	if (from_arg && to_arg && from >= to)
+		return cli_bad_usage("summary", USAGE,
+				     "--from %s (%" PRId64 " ns) is not before --to %s (%" PRId64 " ns): the window is empty",
+				     from_arg, from, to_arg, to);
+	if ((from_arg && from == INT64_MAX) || (to_arg && to == INT64_MIN))
+		return cli_bad_usage("summary", USAGE, "the window is empty");
+	so->start_ts = from;
+	so->end_ts = to;
+	so->pcore_idx = pcore;
+	so->execution_index = (int32_t)execution;
+	return 0;
+}
+
 int cmd_summary(int argc, char **argv)
 {
 	const char *paths[2] = {NULL, NULL};
 	const char *arch = NULL;
-	int json = 0, npaths = 0;
+	int json = 0, npaths = 0, from_rel = 0, to_rel = 0;
+	const char *from_arg = NULL, *to_arg = NULL;
+	int64_t from = INT64_MIN, to = INT64_MAX, pcore = -1, execution = -1;
 	nxp_summary_options so;
 	nxp_summary_options_init(&so);
 	nxp_profile_options po;
@@ -171,6 +236,23 @@ int cmd_summary(int argc, char **argv)
 			if (i + 1 == argc || !end || *end || end == argv[i + 1] || n < 0 || n > 4096)
 				return cli_bad_usage("summary", USAGE, "--threads needs a count (0 = all cores)");
 			so.threads = (int32_t)n;
+			i++;
+		} else if (!strcmp(argv[i], "--from") || !strcmp(argv[i], "--to")) {
+			int to_opt = argv[i][2] == 't';
+			if (i + 1 == argc)
+				return cli_bad_usage("summary", USAGE, "%s needs a time (ns, or +N[.M] with ns, us, ms or s)",
+						     argv[i]);
+			const char *v = argv[++i];
+			if (cli_parse_time(v, to_opt ? &to : &from, to_opt ? &to_rel : &from_rel))
+				return cli_bad_usage("summary", USAGE, "bad %s '%s': ns, or +N[.M] with ns, us, ms or s",
+						     to_opt ? "--to" : "--from", v);
+			*(to_opt ? &to_arg : &from_arg) = v;
+		} else if (!strcmp(argv[i], "--pcore") || !strcmp(argv[i], "--execution")) {
+			int is_pcore = argv[i][2] == 'p';
+			int64_t v = -1;
+			if (i + 1 == argc || cli_parse_i64(argv[i + 1], &v) || v < 0 || v > INT32_MAX)
+				return cli_bad_usage("summary", USAGE, "%s needs an index, 0 or more", argv[i]);
+			*(is_pcore ? &pcore : &execution) = v;
 			i++;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return cli_help(USAGE);
@@ -195,12 +277,18 @@ int cmd_summary(int argc, char **argv)
 	nxp_metadata md = {.struct_size = sizeof(md)};
 	nxp_summary *s = NULL;
 	int rc = nxp_profile_get_metadata(p, &md);
-	if (rc)
+	if (rc) {
 		nxp_profile_error(p, &st);
-	else {
-		so.hw = arch ? &hw : NULL;
-		rc = nxp_profile_summarize_opts(p, &so, &s, &st);
+		nxp_profile_close(p);
+		return cli_error("summary", &st);
 	}
+	int status = region_options(p, &md, from_arg, from, from_rel, to_arg, to, to_rel, pcore, execution, &so);
+	if (status) {
+		nxp_profile_close(p);
+		return status;
+	}
+	so.hw = arch ? &hw : NULL;
+	rc = nxp_profile_summarize_opts(p, &so, &s, &st);
 	nxp_profile_close(p);
 	if (rc)
 		return cli_error("summary", &st);

@@ -181,20 +181,44 @@ typedef struct nxp_summary_options {
 	 *  separate threads (own cursors over the shared profile; more than 3 adds
 	 *  nothing).  Every figure is identical, bit for bit, to one thread's. */
 	int32_t threads;
+	/** Region (a window, an execution, a physical core).  Records are selected
+	 *  by their start as the cursors select them (start_ts <= start < end_ts;
+	 *  a throttle by its timestamp); busy intervals (the *_active_time unions,
+	 *  DMA transfers, total_exec_time, throttle windows) are clipped to the
+	 *  window, so no active time exceeds it; per-record sums (instruction_time,
+	 *  dma_packet_time, FLOPs, bytes) are those of the selected records.
+	 *  total_time is the window clipped to the trace (the TPB range, else the
+	 *  trace's first..last timestamps and the selected records' span).
+	 *  INT64_MIN / INT64_MAX = no bound; start_ts >= end_ts is NXP_E_INVAL. */
+	int64_t start_ts;
+	int64_t end_ts;
+	/** -1 = all; N = the window is execution N's execution_start_ts ..
+	 *  execution_end_ts from the ExecutionInfo table (intersected with
+	 *  start_ts/end_ts); an index the table does not have is NXP_E_RANGE. */
+	int32_t execution_index;
+	/** -1 = all; else only that physical core's records (0 .. cores-1, else NXP_E_RANGE). */
+	int64_t pcore_idx;
 } nxp_summary_options;
 
-/** Defaults: hw NULL, threads 0 (all cores). */
+/** Defaults: hw NULL, threads 0 (all cores), the whole trace (no window, every
+ *  execution, every physical core). */
 static inline void nxp_summary_options_init(nxp_summary_options *o)
 {
 	o->struct_size = sizeof(*o);
 	o->hw = 0;
 	o->threads = 0;
+	o->start_ts = INT64_MIN;
+	o->end_ts = INT64_MAX;
+	o->execution_index = -1;
+	o->pcore_idx = -1;
 }
 
 /** nxp_profile_summarize() with options (`o` NULL = defaults, so all cores);
  *  nxp_profile_summarize() itself is the one-thread pass.  Results are the same
- *  for every thread count.  Errors: those of nxp_profile_summarize(), and
- *  NXP_E_INVAL for a short struct_size or a negative thread count. */
+ *  for every thread count.  Errors: those of nxp_profile_summarize(),
+ *  NXP_E_INVAL for a short struct_size, a negative thread count, an empty
+ *  window or a pcore_idx/execution_index below -1, and NXP_E_RANGE for a
+ *  pcore_idx or execution_index the profile does not have. */
 NXP_API int nxp_profile_summarize_opts(nxp_profile *p, const nxp_summary_options *o, nxp_summary **out,
 				       nxp_status *st);
 
@@ -213,7 +237,7 @@ NXP_API int nxp_profile_summarize_opts(nxp_profile *p, const nxp_summary_options
 #define NXP_OPCODE_SUMMARY_SIZE_V0_1 (offsetof(nxp_opcode_summary, active_time_percent) + sizeof(((nxp_opcode_summary *)0)->active_time_percent)) /**< 56 on LP64 */
 #define NXP_THROTTLE_SUMMARY_SIZE_V0_1 (offsetof(nxp_throttle_summary, max_achievable_util_with_throttling_percent) + sizeof(((nxp_throttle_summary *)0)->max_achievable_util_with_throttling_percent)) /**< 48 on LP64 */
 /** The first published nxp_summary_options (0.2): every field above. */
-#define NXP_SUMMARY_OPTIONS_SIZE_V0_2 (offsetof(nxp_summary_options, threads) + sizeof(((nxp_summary_options *)0)->threads)) /**< 20 on LP64 */
+#define NXP_SUMMARY_OPTIONS_SIZE_V0_2 (offsetof(nxp_summary_options, pcore_idx) + sizeof(((nxp_summary_options *)0)->pcore_idx)) /**< 56 on LP64 */
 /**@}*/
 
 #ifdef __cplusplus

@@ -67,8 +67,17 @@ typedef struct chan {
 	int closed;
 } chan;
 
+/* The region a summary covers: records starting in [lo, hi) of one physical
+ * core (pcore -1 = all); `on` when any bound is set (total_time is then the
+ * window clipped to the trace). */
+typedef struct region {
+	int64_t lo, hi, pcore;
+	int on;
+} region;
+
 typedef struct pass {
 	nxp_profile *p;
+	region rg;
 	const nxp_neff *neff;
 	nxp_status *st;
 	double mult[256]; /* adjusted-FLOPs multiplier per dtype */
@@ -129,6 +138,20 @@ static inline void sadd(int64_t *acc, int64_t v)
 {
 	if (__builtin_add_overflow(*acc, v, acc))
 		*acc = v > 0 ? INT64_MAX : INT64_MIN;
+}
+
+/* Clip [*lo, *hi] to the region's window; 0 when nothing is left (an
+ * interval that starts at or after the window's end).  Without a window the
+ * interval is unchanged. */
+static inline int clip(const pass *ps, int64_t *lo, int64_t *hi)
+{
+	if (ps->rg.lo == INT64_MIN && ps->rg.hi == INT64_MAX)
+		return 1; /* no window: the whole-trace pass, as before regions */
+	if (*hi > ps->rg.hi)
+		*hi = ps->rg.hi;
+	if (*lo < ps->rg.lo)
+		*lo = ps->rg.lo;
+	return *hi >= *lo && *lo < ps->rg.hi;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -258,10 +281,13 @@ static int do_instruction(pass *ps, const nxp_instruction *in)
 	ps->eng_count[e]++;
 	sadd(&ps->eng_time[e], in->duration_ns);
 	if (!si || !si->is_setup) {
-		if (in->start_ts < ps->exec_lo)
-			ps->exec_lo = in->start_ts;
-		if (in->end_ts > ps->exec_hi)
-			ps->exec_hi = in->end_ts;
+		int64_t xlo = in->start_ts, xhi = in->end_ts;
+		if (clip(ps, &xlo, &xhi)) {
+			if (xlo < ps->exec_lo)
+				ps->exec_lo = xlo;
+			if (xhi > ps->exec_hi)
+				ps->exec_hi = xhi;
+		}
 	}
 	double m = 1.0;
 	if (si) {
@@ -309,10 +335,12 @@ static int do_instruction(pass *ps, const nxp_instruction *in)
 	}
 
 	/* Busy interval: semaphore wait excluded. */
-	int64_t lo;
+	int64_t lo, hi = in->end_ts;
 	if (!nxp_busy_span(in->start_ts, in->evt_wait_time_ns, in->end_ts, &lo))
 		return NXP_OK; /* all wait: not busy */
-	nxp_span sp = {lo, in->end_ts, {e, op}}, early;
+	if (!clip(ps, &lo, &hi))
+		return NXP_OK; /* busy only after the window */
+	nxp_span sp = {lo, hi, {e, op}}, early;
 	if (lo <= ps->reorder.watermark) {
 		feed_instr(ps, &sp);
 		return NXP_OK;
@@ -427,10 +455,12 @@ static int do_dma(pass *ps, const nxp_dma_packet *d)
 	ps->rows++;
 	span_add(ps, d->start_ts, d->end_ts);
 	advance(ps, d->start_ts);
-	if (d->start_ts < ps->exec_lo)
-		ps->exec_lo = d->start_ts;
-	if (d->end_ts > ps->exec_hi)
-		ps->exec_hi = d->end_ts;
+	int64_t lo = d->start_ts, hi = d->end_ts; /* the busy interval, clipped to the window */
+	const int busy = clip(ps, &lo, &hi);
+	if (busy && lo < ps->exec_lo)
+		ps->exec_lo = lo;
+	if (busy && hi > ps->exec_hi)
+		ps->exec_hi = hi;
 
 	if (d->queue_type != ps->qt_ptr || !ps->qt_ptr) {
 		const char *t = d->queue_type;
@@ -457,11 +487,15 @@ static int do_dma(pass *ps, const nxp_dma_packet *d)
 	if (is_hbm(ps, 1, d->dest))
 		sadd(&ps->hbm_write, d->write_bytes);
 
-	total_add(ps, d->start_ts, d->end_ts);
-	nxp_union_add(&ps->dma_u, d->start_ts, d->end_ts);
-	nxp_union_add(&ps->cls_u[cls], d->start_ts, d->end_ts);
-	if (cls != CLS_STATIC)
-		nxp_union_add(&ps->dyn_u, d->start_ts, d->end_ts);
+	if (busy) {
+		total_add(ps, lo, hi);
+		nxp_union_add(&ps->dma_u, lo, hi);
+		nxp_union_add(&ps->cls_u[cls], lo, hi);
+		if (cls != CLS_STATIC)
+			nxp_union_add(&ps->dyn_u, lo, hi);
+	} else {
+		lo = hi = ps->rg.hi; /* a transfer's share past the window is nothing */
+	}
 
 	/* Aggregated transfers: a transfer's packets are contiguous in its queue. */
 	qslot *q = NULL;
@@ -472,13 +506,13 @@ static int do_dma(pass *ps, const nxp_dma_packet *d)
 		if (q->agg != INT64_MIN)
 			close_transfer(ps, q);
 		q->agg = d->packet_aggregation_id;
-		q->lo = d->start_ts;
-		q->hi = d->end_ts;
+		q->lo = lo;
+		q->hi = hi;
 	} else {
-		if (d->start_ts < q->lo)
-			q->lo = d->start_ts;
-		if (d->end_ts > q->hi)
-			q->hi = d->end_ts;
+		if (lo < q->lo)
+			q->lo = lo;
+		if (hi > q->hi)
+			q->hi = hi;
 	}
 	return NXP_OK;
 }
@@ -515,7 +549,7 @@ static int do_throttle(pass *ps, const nxp_throttle *t)
 		lo = ps->tpb_lo;
 	if (hi > ps->tpb_hi)
 		hi = ps->tpb_hi;
-	if (hi <= lo)
+	if (!clip(ps, &lo, &hi) || hi <= lo)
 		return NXP_OK;
 	nxp_union_add(&g->u, lo, hi);
 	if (t->n > 0 && t->k >= 0 && t->k <= t->n)
@@ -540,6 +574,9 @@ static int open_cursor(pass *ps, int table, nxp_cursor **out)
 {
 	nxp_cursor_options o;
 	nxp_cursor_options_init(&o);
+	o.start_ts = ps->rg.lo;
+	o.end_ts = ps->rg.hi;
+	o.pcore_idx = ps->rg.pcore;
 	return nxp_cursor_open(out, ps->p, table, &o, ps->st);
 }
 
@@ -685,7 +722,29 @@ static int fill(pass *ps, nxp_summary *s, const nxp_metadata *md, const nxp_hard
 {
 	/* total_time: TPB start -> stop when the trace has both, else the span. */
 	int64_t t0 = 0, t1 = -1;
-	if (!tpb_range(md, &t0, &t1)) {
+	if (ps->rg.on) {
+		/* A region: the window clipped to the trace (TPB range, else the
+		 * trace's first..last timestamps and the selected records' span). */
+		if (!tpb_range(md, &t0, &t1)) {
+			if (md->first_hw_timestamp <= md->last_hw_timestamp) {
+				span_add(ps, md->first_hw_timestamp, md->last_hw_timestamp);
+			}
+			if (md->tpb_start_ts != INT64_MIN)
+				span_add(ps, md->tpb_start_ts, md->tpb_start_ts);
+			if (md->tpb_stop_ts != INT64_MIN)
+				span_add(ps, md->tpb_stop_ts, md->tpb_stop_ts);
+			t0 = ps->span_lo;
+			t1 = ps->span_hi;
+		}
+		if (t0 <= t1) {
+			if (t0 < ps->rg.lo)
+				t0 = ps->rg.lo;
+			if (t1 > ps->rg.hi)
+				t1 = ps->rg.hi;
+			if (t1 < t0)
+				t1 = t0; /* the window misses the trace: 0 s */
+		}
+	} else if (!tpb_range(md, &t0, &t1)) {
 		if (md->tpb_start_ts != INT64_MIN)
 			span_add(ps, md->tpb_start_ts, md->tpb_start_ts);
 		if (md->tpb_stop_ts != INT64_MIN)
@@ -867,9 +926,11 @@ static int fill(pass *ps, nxp_summary *s, const nxp_metadata *md, const nxp_hard
 }
 
 /* A pass's state before the first record. */
-static int pass_init(pass *ps, nxp_profile *p, const nxp_metadata *md, const nxp_hardware *hwp, nxp_status *st)
+static int pass_init(pass *ps, nxp_profile *p, const region *rg, const nxp_metadata *md, const nxp_hardware *hwp,
+		     nxp_status *st)
 {
 	memset(ps, 0, sizeof(*ps));
+	ps->rg = *rg;
 	ps->ops = calloc((size_t)NXP_ENGINE_COUNT * OP_SLOTS, sizeof(*ps->ops));
 	if (!ps->ops)
 		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
@@ -1050,7 +1111,7 @@ static int parallel_pass(pass *into, const nxp_metadata *md, const nxp_hardware 
 		ptask *k = &t[inited];
 		nxp_status_init(&k->st);
 		k->which = inited;
-		if ((rc = pass_init(&k->ps, into->p, md, hwp, &k->st)) != NXP_OK) {
+		if ((rc = pass_init(&k->ps, into->p, &into->rg, md, hwp, &k->st)) != NXP_OK) {
 			nxp_status_copy(into->st, &k->st);
 			goto out;
 		}
@@ -1137,7 +1198,60 @@ out:
 	return rc;
 }
 
-static int summarize(nxp_profile *p, const nxp_hardware *hw_in, int32_t threads, nxp_summary **out, nxp_status *st)
+/* Execution `index`'s window from the ExecutionInfo table (its rows on every
+ * core: an execution spans the logical core): earliest start .. latest end,
+ * intersected with rg's window. */
+static int execution_window(nxp_profile *p, int32_t index, region *rg, nxp_status *st)
+{
+	nxp_cursor_options o;
+	nxp_cursor_options_init(&o);
+	nxp_cursor *c = NULL;
+	int rc = nxp_cursor_open(&c, p, NXP_TABLE_EXECUTION, &o, st);
+	if (rc)
+		return rc;
+	nxp_execution x;
+	x.struct_size = sizeof(x);
+	int64_t lo = INT64_MAX, hi = INT64_MIN, rows = 0;
+	int32_t max_index = -1;
+	while ((rc = nxp_cursor_next_execution(c, &x)) == NXP_OK) {
+		rows++;
+		if (x.execution_index > max_index)
+			max_index = x.execution_index;
+		if (x.execution_index != index)
+			continue;
+		if (x.execution_start_ts < lo)
+			lo = x.execution_start_ts;
+		if (x.execution_end_ts > hi)
+			hi = x.execution_end_ts;
+	}
+	if (rc < 0) {
+		nxp_status tmp;
+		nxp_status_init(&tmp);
+		if (nxp_cursor_error(c, &tmp) < 0)
+			nxp_status_copy(st, &tmp);
+		else
+			nxp_fail(st, rc, -1, "summary: ExecutionInfo cursor failed: %s", nxp_strerror(rc));
+		nxp_cursor_close(c);
+		return rc;
+	}
+	nxp_cursor_close(c);
+	if (lo > hi) {
+		if (!rows)
+			return nxp_fail(st, NXP_E_RANGE, -1, "execution %d: the profile has no ExecutionInfo rows", index);
+		return nxp_fail(st, NXP_E_RANGE, -1, "execution %d: the profile's executions are 0..%d", index,
+				max_index);
+	}
+	if (lo > rg->lo)
+		rg->lo = lo;
+	if (hi < rg->hi)
+		rg->hi = hi;
+	if (rg->hi < rg->lo)
+		rg->hi = rg->lo; /* the window and the execution do not meet: an empty region */
+	return NXP_OK;
+}
+
+static int summarize(nxp_profile *p, const nxp_hardware *hw_in, int32_t threads, const nxp_summary_options *o,
+		     nxp_summary **out, nxp_status *st)
 {
 	if (out)
 		*out = NULL;
@@ -1145,6 +1259,19 @@ static int summarize(nxp_profile *p, const nxp_hardware *hw_in, int32_t threads,
 		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_summarize: NULL argument");
 	if (threads < 0)
 		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_summarize: negative thread count");
+	region rg = {INT64_MIN, INT64_MAX, -1, 0};
+	if (o) {
+		if (o->start_ts >= o->end_ts)
+			return nxp_fail(st, NXP_E_INVAL, -1,
+					"nxp_profile_summarize_opts: empty window (start_ts %lld is not before end_ts %lld)",
+					(long long)o->start_ts, (long long)o->end_ts);
+		if (o->pcore_idx < -1 || o->execution_index < -1)
+			return nxp_fail(st, NXP_E_INVAL, -1,
+					"nxp_profile_summarize_opts: pcore_idx and execution_index are -1 (all) or an index");
+		rg.lo = o->start_ts;
+		rg.hi = o->end_ts;
+		rg.pcore = o->pcore_idx;
+	}
 	nxp_hardware hw;
 	const nxp_hardware *hwp = NULL;
 	nxp_metadata md;
@@ -1164,13 +1291,19 @@ static int summarize(nxp_profile *p, const nxp_hardware *hw_in, int32_t threads,
 	}
 	if (hwp && hw.num_physical_cores <= 0)
 		hw.num_physical_cores = md.num_physical_cores > 0 ? md.num_physical_cores : 1;
+	if (rg.pcore >= 0 && rg.pcore >= (md.num_physical_cores > 0 ? md.num_physical_cores : 1))
+		return nxp_fail(st, NXP_E_RANGE, -1, "pcore_idx %lld: the profile's physical cores are 0..%d",
+				(long long)rg.pcore, (md.num_physical_cores > 0 ? md.num_physical_cores : 1) - 1);
+	if (o && o->execution_index >= 0 && (rc = execution_window(p, o->execution_index, &rg, st)) != NXP_OK)
+		return rc;
+	rg.on = rg.lo != INT64_MIN || rg.hi != INT64_MAX || rg.pcore >= 0;
 	unsigned nth = threads ? (unsigned)threads : nxp_cpu_count();
 
 	pass *ps = calloc(1, sizeof(*ps));
 	nxp_summary *s = NULL;
 	if (!ps)
 		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
-	rc = pass_init(ps, p, &md, hwp, st);
+	rc = pass_init(ps, p, &rg, &md, hwp, st);
 	if (!rc && nxp_summary_new(&s) != NXP_OK)
 		rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
 	if (rc)
@@ -1198,7 +1331,7 @@ out:
 
 int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw_in, nxp_summary **out, nxp_status *st)
 {
-	return summarize(p, hw_in, 1, out, st);
+	return summarize(p, hw_in, 1, NULL, out, st);
 }
 
 int nxp_profile_summarize_opts(nxp_profile *p, const nxp_summary_options *o, nxp_summary **out, nxp_status *st)
@@ -1208,5 +1341,5 @@ int nxp_profile_summarize_opts(nxp_profile *p, const nxp_summary_options *o, nxp
 			*out = NULL;
 		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_summarize_opts: options struct_size too small");
 	}
-	return summarize(p, o ? o->hw : NULL, o ? o->threads : 0, out, st);
+	return summarize(p, o ? o->hw : NULL, o ? o->threads : 0, o, out, st);
 }
