@@ -24,6 +24,13 @@ static char dir[64], path[96];
 
 #define TITLE "<script>x</script>&\"'"
 
+/* The per-process output directory goes when the process exits normally. */
+static void cleanup(void)
+{
+	unlink(path);
+	rmdir(dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -34,6 +41,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(dir, sizeof(dir), "/dev/shm/nxp-fz-report-%ld", (long)getpid());
 	if (mkdir(dir, 0700) != 0)
 		snprintf(dir, sizeof(dir), "/tmp/nxp-fz-report-%ld", (long)getpid()), mkdir(dir, 0700);
+	atexit(cleanup);
 	snprintf(path, sizeof(path), "%s/out.html", dir);
 	return 0;
 }

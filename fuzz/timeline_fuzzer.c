@@ -29,6 +29,13 @@
 static volatile uint64_t sink;
 static char dir[64], path[96];
 
+/* The per-process output directory goes when the process exits normally. */
+static void cleanup(void)
+{
+	unlink(path);
+	rmdir(dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -39,6 +46,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(dir, sizeof(dir), "/dev/shm/nxp-fz-timeline-%ld", (long)getpid());
 	if (mkdir(dir, 0700) != 0)
 		snprintf(dir, sizeof(dir), "/tmp/nxp-fz-timeline-%ld", (long)getpid()), mkdir(dir, 0700);
+	atexit(cleanup);
 	snprintf(path, sizeof(path), "%s/out", dir);
 	return 0;
 }
