@@ -633,8 +633,15 @@ static int execution_window(dt *d, int64_t *from, int64_t *to)
 {
 	nxp_cursor *c = NULL;
 	int rc = nxp_cursor_open(&c, d->p, NXP_TABLE_EXECUTION, NULL, d->st);
-	if (rc)
+	if (rc == NXP_E_NOMEM || rc == NXP_E_INVAL)
 		return rc;
+	if (rc) {
+		/* An unreadable execution table holds no execution N. */
+		char why[NXP_STATUS_MESSAGE_MAX];
+		snprintf(why, sizeof(why), "%s", d->st && d->st->message[0] ? d->st->message : nxp_strerror(rc));
+		return nxp_fail(d->st, NXP_E_INVAL, -1, "execution %d is not in the trace (the execution table cannot be read: %s)",
+				(int)d->o.execution, why);
+	}
 	nxp_execution e;
 	e.struct_size = sizeof(e);
 	int found = 0;
@@ -693,8 +700,25 @@ static int run(dt *d)
 		nxp_cursor_options to = co;
 		to.engine = t == T_INSTR ? d->o.engine : -1;
 		rc = nxp_cursor_open(&s[t].c, d->p, table_ids[t], &to, d->st);
-		if (rc)
+		if (rc == NXP_E_NOMEM || rc == NXP_E_INVAL)
 			goto out;
+		if (rc) {
+			/* The table cannot be read at all (a read error in the first
+			 * section its cursor loads): like a read error later on, the
+			 * table is noted and the export goes on (timeline.h). */
+			char text[NXP_STATUS_MESSAGE_MAX + 96];
+			snprintf(text, sizeof(text), "reading the %s table failed at open: %s", table_names[t],
+				 d->st && d->st->message[0] ? d->st->message : nxp_strerror(rc));
+			s[t].c = NULL;
+			s[t].live = 0;
+			d->stats.read_errors++;
+			if (d->st)
+				nxp_status_clear(d->st);
+			rc = note(d, d->last_ts, text);
+			if (rc)
+				goto fail;
+			continue;
+		}
 		rc = advance(d, &s[t], t);
 		if (rc)
 			goto fail;
