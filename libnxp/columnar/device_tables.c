@@ -497,7 +497,7 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 						d->pending = frc;
 						break;
 					}
-					if (frc == NTFF_BAD)
+					if (frc == NXP__BAD_RECORD)
 						ntff_scan_bad(&it->s, 0, ntff_iter_run_offset(it, i));
 					else
 						k++;

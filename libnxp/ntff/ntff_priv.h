@@ -250,7 +250,7 @@ static inline int ntff_execution_ok(const nxp_profile *p, const nxp_ntff_executi
 }
 
 /* ---- tables (records.c) ---- */
-enum { NTFF_BAD = 2 }; /* a fill's result: the record failed its checks (not NXP_END) */
+/* A fill's result when the record failed its checks: NXP__BAD_RECORD (status.h). */
 
 /* The body of a table derived from other queues' records (ActiveTime). */
 typedef struct ntff_derived_ops {
@@ -270,7 +270,7 @@ typedef struct ntff_table {
 	/* 1 when the record passes its checks (the ntff_*_ok function above). */
 	int (*check)(const nxp_profile *p, const uint8_t *rec);
 	/* Decode, check and fill the public struct, every field (id = s->next_id):
-	 * NXP_OK, NTFF_BAD, or a negative error already recorded by ntff_scan_fail. */
+	 * NXP_OK, NXP__BAD_RECORD, or a negative error already recorded by ntff_scan_fail. */
 	int (*fill)(ntff_scan *s, const ntff_queue *q, const uint8_t *rec, void *out);
 	/* The cursor's next over an ntff_iter: fill the next good record (bad
 	 * ones counted and stepped over), step past it.  NXP_OK, NXP_END or a

@@ -14,8 +14,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-enum { SKIP = 3 }; /* load_section: the section was bad and skipped (not NXP_END, not NTFF_BAD) */
-
 void ntff_scan_bad(ntff_scan *s, int section, uint64_t offset)
 {
 	if (section)
@@ -139,7 +137,7 @@ void ntff_scan_close(ntff_scan *s)
 	s->nqr = 0;
 }
 
-/* Load section qr->sec of the queue: 0, SKIP (bad section, counted), or a
+/* Load section qr->sec of the queue: 0, NXP__SKIPPED (bad section, counted), or a
  * negative error (I/O, truncation, memory) that ends the scan. */
 static int load_section(ntff_scan *s, ntff_qreader *qr)
 {
@@ -149,7 +147,7 @@ static int load_section(ntff_scan *s, ntff_qreader *qr)
 	uint64_t total = NTFF_SECTION_HEADER_SIZE + sec->stored_length; /* bounded by the file size at open */
 	if (sec->stored_length > p->max_section) {
 		ntff_scan_bad(s, 1, sec->offset);
-		return SKIP;
+		return NXP__SKIPPED;
 	}
 	const uint8_t *bytes = nxp_src_map(p->src, sec->offset, (size_t)total);
 	if (!bytes) {
@@ -175,12 +173,12 @@ static int load_section(ntff_scan *s, ntff_qreader *qr)
 	    h.record_count > UINT64_MAX / h.record_size || h.record_count * h.record_size != h.raw_length ||
 	    (!(h.flags & NTFF_SEC_ZLIB) && h.raw_length != h.stored_length)) {
 		ntff_scan_bad(s, 1, sec->offset);
-		return SKIP;
+		return NXP__SKIPPED;
 	}
 	const uint8_t *payload = bytes + NTFF_SECTION_HEADER_SIZE;
 	if (!(p->flags & NXP_PROFILE_SKIP_CRC) && ntff_crc32(payload, (size_t)h.stored_length) != h.data_crc) {
 		ntff_scan_bad(s, 1, sec->offset);
-		return SKIP;
+		return NXP__SKIPPED;
 	}
 	if (h.flags & NTFF_SEC_ZLIB) {
 		int own_raw = 1;
@@ -188,7 +186,7 @@ static int load_section(ntff_scan *s, ntff_qreader *qr)
 			return sfail(s, NXP_E_NOMEM, sec->offset, "out of memory inflating the section");
 		if (ntff_inflate(payload, (size_t)h.stored_length, qr->raw, (size_t)h.raw_length)) {
 			ntff_scan_bad(s, 1, sec->offset);
-			return SKIP;
+			return NXP__SKIPPED;
 		}
 		payload = qr->raw;
 	}
@@ -266,7 +264,7 @@ static int qreader_seek(ntff_scan *s, ntff_qreader *qr, uint64_t tick, int64_t *
 		int rc = load_section(s, qr);
 		if (rc < 0)
 			return rc;
-		if (rc == SKIP) {
+		if (rc == NXP__SKIPPED) {
 			n += (int64_t)q->secs[qr->sec].count;
 			continue;
 		}

@@ -31,7 +31,7 @@ static int fill_instruction(ntff_scan *s, const ntff_queue *q, const uint8_t *re
 	nxp_ntff_instruction_note n;
 	ntff_decode_instruction(rec, &n);
 	if (!ntff_instruction_ok(&n))
-		return NTFF_BAD;
+		return NXP__BAD_RECORD;
 	r->struct_size = sizeof(*r);
 	r->start_ts = to_ns(p, n.start_tick);
 	r->end_ts = to_ns(p, n.end_tick);
@@ -98,7 +98,7 @@ static int fill_dma(ntff_scan *s, const ntff_queue *q, const uint8_t *rec, void 
 	nxp_ntff_dma_note n;
 	ntff_decode_dma(rec, &n);
 	if (!ntff_dma_ok(p, &n))
-		return NTFF_BAD;
+		return NXP__BAD_RECORD;
 	const char *var = ntff_str(p, n.variable);
 	r->struct_size = sizeof(*r);
 	r->start_ts = to_ns(p, n.start_tick);
@@ -135,7 +135,7 @@ static int fill_semaphore(ntff_scan *s, const ntff_queue *q, const uint8_t *rec,
 	nxp_ntff_semaphore_note n;
 	ntff_decode_semaphore(rec, &n);
 	if (!ntff_semaphore_ok(&n))
-		return NTFF_BAD;
+		return NXP__BAD_RECORD;
 	const char *id = ntff_semaphore_name(s->p, n.semaphore_idx);
 	if (!id)
 		return ntff_scan_fail(s, NXP_E_NOMEM);
@@ -161,7 +161,7 @@ static int fill_throttle(ntff_scan *s, const ntff_queue *q, const uint8_t *rec, 
 	nxp_ntff_throttle_note n;
 	ntff_decode_throttle(rec, &n);
 	if (!ntff_throttle_ok(s->p, &n))
-		return NTFF_BAD;
+		return NXP__BAD_RECORD;
 	const char *type = ntff_str(s->p, n.type);
 	uint64_t tpn = (uint64_t)s->p->hdr.ticks_per_nanosec;
 	r->struct_size = sizeof(*r);
@@ -180,7 +180,7 @@ static int fill_error(ntff_scan *s, const ntff_queue *q, const uint8_t *rec, voi
 	nxp_ntff_error_note n;
 	ntff_decode_error(rec, &n);
 	if (!ntff_error_ok(s->p, &n))
-		return NTFF_BAD;
+		return NXP__BAD_RECORD;
 	const char *desc = ntff_str(s->p, n.description);
 	const char *h = ntff_hex_string(s->p, n.metadata);
 	if (!h)
@@ -202,7 +202,7 @@ static int fill_execution(ntff_scan *s, const ntff_queue *q, const uint8_t *rec,
 	nxp_ntff_execution_note n;
 	ntff_decode_execution(rec, &n);
 	if (!ntff_execution_ok(s->p, &n))
-		return NTFF_BAD;
+		return NXP__BAD_RECORD;
 	const char *name = ntff_str(s->p, n.neff_name);
 	uint64_t tpn = (uint64_t)s->p->hdr.ticks_per_nanosec;
 	r->struct_size = sizeof(*r);
@@ -232,7 +232,7 @@ static inline __attribute__((always_inline)) int next_with(ntff_iter *it, void *
 		int rc = fill(s, qr->q, qr->rec, out);
 		if (rc < 0)
 			return rc;
-		if (rc == NTFF_BAD)
+		if (rc == NXP__BAD_RECORD)
 			ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
 		int arc = ntff_iter_step(it);
 		if (rc == NXP_OK)
