@@ -4,6 +4,7 @@
 #include "analysis_priv.h"
 
 #include "abi_struct.h"
+#include "pool.h"
 #include "status.h"
 
 #include <stdlib.h>
@@ -44,10 +45,15 @@ static const char *const engine_field[NXP_ENGINE_COUNT] = {"tensor_engine_active
 							    "scalar_engine_active_time", "gpsimd_engine_active_time",
 							    "sync_engine_active_time"};
 
-static void fill_row(nxp_comparison_row *r, nxp_profile *p, const nxp_hardware *hw, nxp_status *st)
+static void fill_row(nxp_comparison_row *r, nxp_profile *p, const nxp_hardware *hw, int32_t sum_threads,
+		     nxp_status *st)
 {
 	nxp_summary *s;
-	int rc = nxp_profile_summarize(p, hw, &s, st);
+	nxp_summary_options so;
+	nxp_summary_options_init(&so);
+	so.hw = hw;
+	so.threads = sum_threads;
+	int rc = nxp_profile_summarize_opts(p, &so, &s, st);
 	if (rc < 0) {
 		r->status = rc;
 		return;
@@ -119,8 +125,60 @@ static int slower_first(const void *a, const void *b)
 	return x->profile_index < y->profile_index ? -1 : x->profile_index > y->profile_index;
 }
 
+/* The fan-out width of capture-level work: NXP_THREADS when set (0 = one per
+ * online CPU, 1 = serial), else one per online CPU. */
+unsigned nxp__fanout_threads(void);
+unsigned nxp__fanout_threads(void)
+{
+	const char *e = getenv("NXP_THREADS");
+	char *end;
+	long v = e && *e ? strtol(e, &end, 10) : 0;
+	if (!e || !*e || *end || v <= 0)
+		return nxp_cpu_count();
+	return v > 1024 ? 1024 : (unsigned)v;
+}
+
+/* One profile's row: open, summarize, close; then its process's host events.
+ * Writes only its own row and first[] slot. */
+typedef struct row_task {
+	const nxp_capture *c;
+	const nxp_hardware *hw;
+	nxp_comparison_row *r;
+	int64_t *first;
+	int64_t process_index;
+	int32_t sum_threads;
+} row_task;
+
+static void row_run(void *arg)
+{
+	row_task *t = arg;
+	nxp_profile *p;
+	int rc = nxp_capture_open_profile(t->c, (size_t)t->r->profile_index, NULL, &p, NULL);
+	if (rc < 0) {
+		t->r->status = rc;
+	} else {
+		fill_row(t->r, p, t->hw, t->sum_threads, NULL);
+		nxp_profile_close(p);
+	}
+	host_events(t->c, t->r, t->process_index, t->first);
+}
+
+int nxp__capture_compare_threads(const nxp_capture *c, const nxp_hardware *hw, unsigned threads,
+				 nxp_comparison **out, nxp_status *st);
+
 NXP_API int nxp_capture_compare(const nxp_capture *c, const nxp_hardware *hw, nxp_comparison **out, nxp_status *st)
 {
+	return nxp__capture_compare_threads(c, hw, nxp__fanout_threads(), out, st);
+}
+
+/* threads: profiles processed at once (0 = one per online CPU, 1 = serial, on
+ * the calling thread).  Rows are computed independently and sorted after, so
+ * the result is the same whatever the width. */
+int nxp__capture_compare_threads(const nxp_capture *c, const nxp_hardware *hw, unsigned threads,
+				 nxp_comparison **out, nxp_status *st)
+{
+	row_task *tasks = NULL;
+	nxp_pool *pool = NULL;
 	if (!c || !out)
 		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_capture_compare: NULL argument");
 	*out = NULL;
@@ -129,7 +187,9 @@ NXP_API int nxp_capture_compare(const nxp_capture *c, const nxp_hardware *hw, nx
 		return nxp_fail(st, NXP_E_NOT_FOUND, -1, "nxp_capture_compare: the capture has no device profile");
 	nxp_comparison *cmp = calloc(1, sizeof(*cmp));
 	int64_t *first = calloc(n, sizeof(*first));
-	if (!cmp || !first || !(cmp->rows = calloc(n, sizeof(*cmp->rows))) || nxp__insights_new(&cmp->insights) < 0)
+	tasks = calloc(n, sizeof(*tasks));
+	if (!cmp || !first || !tasks || !(cmp->rows = calloc(n, sizeof(*cmp->rows))) ||
+	    nxp__insights_new(&cmp->insights) < 0)
 		goto nomem;
 	cmp->n = n;
 	for (size_t i = 0; i < n; i++) {
@@ -152,15 +212,23 @@ NXP_API int nxp_capture_compare(const nxp_capture *c, const nxp_hardware *hw, nx
 		}
 		if (!(r->instance_id = keep(cmp, inst)))
 			goto nomem;
-		nxp_profile *p;
-		int rc = nxp_capture_open_profile(c, i, NULL, &p, NULL);
-		if (rc < 0) {
-			r->status = rc;
-		} else {
-			fill_row(r, p, hw, NULL);
-			nxp_profile_close(p);
+		tasks[i] = (row_task){c, hw, r, &first[i], cp.process_index, 0};
+	}
+	if (!threads)
+		threads = nxp_cpu_count();
+	if (threads > n)
+		threads = (unsigned)n;
+	/* with several profiles at once each summary runs single-threaded (the
+	 * figures are identical either way, see nxp_summary_options.threads) */
+	if (threads > 1 && nxp_pool_new(&pool, threads, threads) == NXP_OK) {
+		for (size_t i = 0; i < n; i++) {
+			tasks[i].sum_threads = 1;
+			nxp_pool_submit(pool, row_run, &tasks[i]);
 		}
-		host_events(c, r, cp.process_index, &first[i]);
+		nxp_pool_free(pool); /* waits: every row written is visible here */
+	} else {
+		for (size_t i = 0; i < n; i++)
+			row_run(&tasks[i]);
 	}
 	int64_t first_min = INT64_MAX;
 	for (size_t i = 0; i < n; i++)
@@ -227,10 +295,12 @@ NXP_API int nxp_capture_compare(const nxp_capture *c, const nxp_hardware *hw, nx
 			goto nomem;
 	}
 	free(first);
+	free(tasks);
 	*out = cmp;
 	return NXP_OK;
 nomem:
 	free(first);
+	free(tasks);
 	nxp_comparison_close(cmp);
 	return nxp_fail(st, NXP_E_NOMEM, -1, "nxp_capture_compare: out of memory");
 }

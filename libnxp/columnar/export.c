@@ -4,12 +4,15 @@
 #include "columnar_priv.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "abi_struct.h"
+#include "pool.h"
 #include "status.h"
 
 static int want_table(const nxc_table *t, int system)
@@ -70,11 +73,9 @@ static int export_tables(nxp_profile *p, const char *path, const char *dir, cons
 	int system = p == NULL;
 	nxp_export_options o;
 	nxp_export_options_init(&o);
-	if (uo) {
-		if (uo->struct_size < offsetof(nxp_export_options, progress_user) + sizeof(void *))
-			return nxp_fail(st, NXP_E_INVAL, -1, "nxp_export_options: struct_size too small");
-		memcpy(&o, uo, sizeof(o));
-	}
+	/* the caller's bytes only (a struct from an older header keeps our defaults) */
+	if (uo && NXP__STRUCT_IN_DEFAULTS(o, uo, offsetof(nxp_export_options, progress_user) + sizeof(void *)))
+		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_export_options: struct_size too small");
 	if (!dir || !*dir)
 		return nxp_fail(st, NXP_E_INVAL, -1, "export: no directory");
 	nxc_registry_init();
@@ -208,8 +209,63 @@ static char *partition_name(const char *ntff_path)
 	return r;
 }
 
+/* One profile's partitions: open, export, close.  Its own status; progress
+ * calls are serialized through the job's lock. */
+typedef struct export_job {
+	const nxp_capture *c;
+	const char *dir;
+	nxp_export_options o; /* the caller's, progress pointing at locked_progress */
+	void (*progress)(void *, const char *, int, int);
+	void *progress_user;
+	pthread_mutex_t lock;
+} export_job;
+
+typedef struct export_task {
+	export_job *job;
+	size_t index;
+	const char *name;
+	int rc;
+	nxp_status st;
+} export_task;
+
+static void locked_progress(void *user, const char *table, int done, int total)
+{
+	export_job *j = user;
+	pthread_mutex_lock(&j->lock);
+	j->progress(j->progress_user, table, done, total);
+	pthread_mutex_unlock(&j->lock);
+}
+
+static void export_run(void *arg)
+{
+	export_task *t = arg;
+	nxp_status_init(&t->st);
+	nxp_profile *p;
+	t->rc = nxp_capture_open_profile(t->job->c, t->index, NULL, &p, &t->st);
+	if (t->rc)
+		return;
+	layout lo = { 1, t->name };
+	t->rc = export_tables(p, NULL, t->job->dir, &t->job->o, &lo, 1, 0, &t->st);
+	nxp_profile_close(p);
+}
+
+unsigned nxp__fanout_threads(void); /* analysis/compare.c */
+int nxp__capture_export_parquet_threads(const char *capture_dir, const char *dir, const nxp_export_options *opts,
+					unsigned threads, nxp_status *st);
+
 NXP_API int nxp_capture_export_parquet(const char *capture_dir, const char *dir, const nxp_export_options *opts,
 				       nxp_status *st)
+{
+	return nxp__capture_export_parquet_threads(capture_dir, dir, opts, nxp__fanout_threads(), st);
+}
+
+/* threads: profiles exported at once (0 = one per online CPU, 1 = serial on
+ * the calling thread).  Each profile writes its own partition files, so the
+ * files are the same whatever the width.  On an error, the first failing
+ * profile's (in profile order) is returned; with threads > 1 profiles after it
+ * may have been written too. */
+int nxp__capture_export_parquet_threads(const char *capture_dir, const char *dir, const nxp_export_options *opts,
+					unsigned threads, nxp_status *st)
 {
 	if (!capture_dir || !dir)
 		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_capture_export_parquet: NULL argument");
@@ -246,7 +302,47 @@ NXP_API int nxp_capture_export_parquet(const char *capture_dir, const char *dir,
 	layout sys = { 1, NULL };
 	if (!rc)
 		rc = export_tables(NULL, capture_dir, dir, opts, &sys, 0, 1, st);
-	for (size_t i = 0; i < np && !rc; i++) {
+	if (!threads)
+		threads = nxp_cpu_count();
+	if (threads > np)
+		threads = np ? (unsigned)np : 1;
+	nxp_pool *pool = NULL;
+	int fanned = 0;
+	if (!rc && threads > 1 && nxp_pool_new(&pool, threads, threads) != NXP_OK)
+		pool = NULL; /* no threads: serial */
+	if (!rc && pool) {
+		fanned = 1;
+		export_job job = {.c = c, .dir = dir};
+		export_task *tasks = calloc(np, sizeof(*tasks));
+		if (!tasks) {
+			rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		} else {
+			nxp_export_options_init(&job.o);
+			if (opts) /* validated by the system export above */
+				NXP__STRUCT_IN_DEFAULTS(job.o, opts, offsetof(nxp_export_options, progress_user) + sizeof(void *));
+			job.progress = job.o.progress;
+			job.progress_user = job.o.progress_user;
+			if (job.progress) {
+				job.o.progress = locked_progress;
+				job.o.progress_user = &job;
+			}
+			pthread_mutex_init(&job.lock, NULL);
+			for (size_t i = 0; i < np; i++) {
+				tasks[i] = (export_task){&job, i, names[i], 0, {0}};
+				if (names[i])
+					nxp_pool_submit(pool, export_run, &tasks[i]);
+			}
+			nxp_pool_wait(pool);
+			for (size_t i = 0; i < np && !rc; i++)
+				if (tasks[i].rc) {
+					rc = nxp_fail(st, tasks[i].rc, tasks[i].st.offset, "%s", tasks[i].st.message);
+				}
+			pthread_mutex_destroy(&job.lock);
+			free(tasks);
+		}
+	}
+	nxp_pool_free(pool);
+	for (size_t i = 0; i < np && !rc && !fanned; i++) {
 		if (!names[i])
 			continue;
 		nxp_profile *p;
