@@ -40,12 +40,12 @@ START_TEST(test_status_short_struct)
 		char message[16];
 	} small;
 	small.struct_size = sizeof(small);
-	int rc = nxp_fail((nxp_status *)&small, NXP_E_FORMAT, 42, "a long message that does not fit");
+	int rc = nxp__error_set((nxp_status *)&small, NXP_E_FORMAT, 42, "a long message that does not fit");
 	ck_assert_int_eq(rc, NXP_E_FORMAT);
 	ck_assert_int_eq(small.code, NXP_E_FORMAT);
 	ck_assert_int_eq(small.offset, 42);
 	ck_assert_uint_eq(strlen(small.message), 15);
-	ck_assert_int_eq(nxp_fail(NULL, NXP_E_IO, 0, "x"), NXP_E_IO);
+	ck_assert_int_eq(nxp__error_set(NULL, NXP_E_IO, 0, "x"), NXP_E_IO);
 }
 END_TEST
 

@@ -136,7 +136,7 @@ static int cur_fail(nxp_cursor *c, int rc, nxp_status *st)
 	nxp_status_init(&tmp);
 	nxp_cursor_error(c, &tmp);
 	if (!tmp.code)
-		return nxp_fail(st, rc, -1, "critical path: cursor failed");
+		return nxp__error_set(st, rc, -1, "critical path: cursor failed");
 	nxp_status_copy(st, &tmp);
 	return tmp.code;
 }
@@ -165,7 +165,7 @@ static int collect(nxp_critical_path *cp, nxp_profile *p, const nxp_critical_pat
 		node *n = push(cp);
 		if (!n) {
 			nxp_cursor_close(c);
-			return nxp_fail(st, NXP_E_NOMEM, -1, "critical path: out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "critical path: out of memory");
 		}
 		n->start = in.start_ts;
 		n->end = in.end_ts;
@@ -180,7 +180,7 @@ static int collect(nxp_critical_path *cp, nxp_profile *p, const nxp_critical_pat
 		snprintf(name, sizeof name, "engine:%s", in.engine ? in.engine : "?");
 		if ((n->res = add_res(cp, name, 1)) < 0) {
 			nxp_cursor_close(c);
-			return nxp_fail(st, NXP_E_NOMEM, -1, "critical path: out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "critical path: out of memory");
 		}
 		if (!n->setup) {
 			if (in.start_ts < lo)
@@ -206,7 +206,7 @@ static int collect(nxp_critical_path *cp, nxp_profile *p, const nxp_critical_pat
 		node *n = push(cp);
 		if (!n) {
 			nxp_cursor_close(c);
-			return nxp_fail(st, NXP_E_NOMEM, -1, "critical path: out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "critical path: out of memory");
 		}
 		n->start = n->ready = d.start_ts;
 		n->end = d.end_ts;
@@ -218,7 +218,7 @@ static int collect(nxp_critical_path *cp, nxp_profile *p, const nxp_critical_pat
 		snprintf(name, sizeof name, "dma:%s", d.queue_name ? d.queue_name : "?");
 		if ((n->res = add_res(cp, name, 1)) < 0) {
 			nxp_cursor_close(c);
-			return nxp_fail(st, NXP_E_NOMEM, -1, "critical path: out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "critical path: out of memory");
 		}
 		if (d.start_ts < lo)
 			lo = d.start_ts;
@@ -233,7 +233,7 @@ static int collect(nxp_critical_path *cp, nxp_profile *p, const nxp_critical_pat
 	nxp_cursor_close(c);
 	*nd_end = cp->nnodes;
 	if (lo > hi)
-		return nxp_fail(st, NXP_E_NOT_FOUND, -1,
+		return nxp__error_set(st, NXP_E_NOT_FOUND, -1,
 				o->execution_index >= 0 ? "critical path: no work in execution %d"
 							: "critical path: no work in the trace%.0d",
 				o->execution_index);
@@ -252,7 +252,7 @@ static int collect(nxp_critical_path *cp, nxp_profile *p, const nxp_critical_pat
 		node *n = push(cp);
 		if (!n) {
 			nxp_cursor_close(c);
-			return nxp_fail(st, NXP_E_NOMEM, -1, "critical path: out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "critical path: out of memory");
 		}
 		n->start = n->ready = n->end = u.timestamp;
 		n->id = r;
@@ -429,19 +429,19 @@ NXP_API int nxp_profile_critical_path(nxp_profile *p, const nxp_critical_path_op
 				      nxp_critical_path **out, nxp_status *st)
 {
 	if (!p || !out)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_critical_path: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_critical_path: NULL argument");
 	*out = NULL;
 	nxp_critical_path_options o;
 	nxp_critical_path_options_init(&o);
 	if (opts && NXP__STRUCT_IN_DEFAULTS(o, opts, sizeof(o)) < 0)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_critical_path: options struct too short");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_critical_path: options struct too short");
 	nxp_critical_path *cp = calloc(1, sizeof(*cp));
 	if (!cp)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "critical path: out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "critical path: out of memory");
 	int rc;
 	size_t ni_end = 0, nd_end = 0;
 	if (add_res(cp, "semaphore_wait", 0) != RES_SEM || add_res(cp, "idle", 0) != RES_IDLE) {
-		rc = nxp_fail(st, NXP_E_NOMEM, -1, "critical path: out of memory");
+		rc = nxp__error_set(st, NXP_E_NOMEM, -1, "critical path: out of memory");
 		goto fail;
 	}
 	if ((rc = collect(cp, p, &o, &ni_end, &nd_end, st)) < 0)
@@ -449,14 +449,14 @@ NXP_API int nxp_profile_critical_path(nxp_profile *p, const nxp_critical_path_op
 	if ((rc = resource_order(cp, ni_end, nd_end)) < 0 ||
 	    (rc = link_flows(cp, p, ni_end, nd_end, o.pcore_idx, st)) < 0 || (rc = walk(cp)) < 0) {
 		if (rc == NXP_E_NOMEM)
-			nxp_fail(st, rc, -1, "critical path: out of memory");
+			nxp__error_set(st, rc, -1, "critical path: out of memory");
 		goto fail;
 	}
 	/* labels into the result's own storage; nodes are not kept */
 	for (size_t i = 0; i < cp->nsteps; i++) {
 		const char *l = intern(cp, cp->nodes[cp->steps[i].node].label);
 		if (!l) {
-			rc = nxp_fail(st, NXP_E_NOMEM, -1, "critical path: out of memory");
+			rc = nxp__error_set(st, NXP_E_NOMEM, -1, "critical path: out of memory");
 			goto fail;
 		}
 		cp->steps[i].label = (char *)(uintptr_t)l;
@@ -465,7 +465,7 @@ NXP_API int nxp_profile_critical_path(nxp_profile *p, const nxp_critical_path_op
 		/* keep only the nodes on the path */
 		node *keep = malloc((cp->nsteps ? cp->nsteps : 1) * sizeof(*keep));
 		if (!keep) {
-			rc = nxp_fail(st, NXP_E_NOMEM, -1, "critical path: out of memory");
+			rc = nxp__error_set(st, NXP_E_NOMEM, -1, "critical path: out of memory");
 			goto fail;
 		}
 		for (size_t i = 0; i < cp->nsteps; i++) {

@@ -111,7 +111,7 @@ static const char *table_name(int t)
 static int fc_fail(nxp_flow_cursor *c, int code, const char *msg)
 {
 	c->failed = 1;
-	nxp_fail(&c->err, code, -1, "%s", msg);
+	nxp__error_set(&c->err, code, -1, "%s", msg);
 	return code;
 }
 
@@ -398,7 +398,7 @@ static int cursor_fail(nxp_flow_cursor *c, nxp_cursor *cur, int rc)
 	c->failed = 1;
 	nxp_cursor_error(cur, &c->err);
 	if (!c->err.code)
-		nxp_fail(&c->err, rc, -1, "flows: cursor failed");
+		nxp__error_set(&c->err, rc, -1, "flows: cursor failed");
 	return c->err.code;
 }
 
@@ -519,20 +519,20 @@ NXP_API int nxp_flow_cursor_open(nxp_flow_cursor **out, nxp_profile *p, const nx
 				 nxp_status *st)
 {
 	if (!out || !p)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_flow_cursor_open: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_flow_cursor_open: NULL argument");
 	*out = NULL;
 	nxp_flow_options o;
 	nxp_flow_options_init(&o);
 	if (opts && NXP__STRUCT_IN_DEFAULTS(o, opts, sizeof(o)) < 0)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_flow_cursor_open: options struct too short");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_flow_cursor_open: options struct too short");
 	o.struct_size = sizeof(o);
 	if (o.start_ts >= o.end_ts || o.window_ns < 0)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_flow_cursor_open: start_ts >= end_ts or negative window");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_flow_cursor_open: start_ts >= end_ts or negative window");
 	if (!o.window_ns)
 		o.window_ns = NXP_FLOW_DEFAULT_WINDOW_NS;
 	nxp_flow_cursor *c = calloc(1, sizeof(*c));
 	if (!c)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "nxp_flow_cursor_open: out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "nxp_flow_cursor_open: out of memory");
 	c->p = p;
 	c->neff = nxp_profile_neff(p);
 	c->o = o;
@@ -621,13 +621,13 @@ NXP_API int nxp_profile_flows_of(nxp_profile *p, int table, int64_t id, int dire
 				 size_t flow_size, size_t max, size_t *count, nxp_status *st)
 {
 	if (!p || !count || (max && !flows) || (max && flow_size < sizeof(size_t) + 5 * sizeof(int64_t)))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_flows_of: NULL argument or short flow_size");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_flows_of: NULL argument or short flow_size");
 	if (table != NXP_TABLE_INSTRUCTION && table != NXP_TABLE_DMA_PACKET && table != NXP_TABLE_SEMAPHORE_UPDATE)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_flows_of: table must be Instruction, DmaPacket or SemaphoreUpdate");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_flows_of: table must be Instruction, DmaPacket or SemaphoreUpdate");
 	if (direction != NXP_FLOW_WAITED_ON && direction != NXP_FLOW_UNBLOCKED)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_flows_of: bad direction");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_flows_of: bad direction");
 	if (max && flow_size < offsetof(nxp_flow, pcore_idx) + sizeof(int64_t))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_flows_of: flow_size shorter than nxp_flow");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_flows_of: flow_size shorter than nxp_flow");
 	*count = 0;
 	nxp_flow_cursor *c;
 	int rc = nxp_flow_cursor_open(&c, p, NULL, st);
@@ -686,7 +686,7 @@ NXP_API int nxp_profile_flows_of(nxp_profile *p, int table, int64_t id, int dire
 		}
 		nxp_cursor_close(cur);
 		if (!found)
-			return nxp_fail(st, NXP_E_NOT_FOUND, -1, "nxp_profile_flows_of: no %s record with id %lld",
+			return nxp__error_set(st, NXP_E_NOT_FOUND, -1, "nxp_profile_flows_of: no %s record with id %lld",
 					table_name(table), (long long)id);
 	}
 	return NXP_OK;

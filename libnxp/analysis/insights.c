@@ -261,7 +261,7 @@ static int rules(nxp_insights *out, nxp_profile *p, const nxp_summary *s, const 
 NXP_API int nxp_profile_insights(nxp_profile *p, const nxp_hardware *hw, nxp_insights **out, nxp_status *st)
 {
 	if (!p || !out)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_insights: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_insights: NULL argument");
 	*out = NULL;
 	nxp_summary *s;
 	int rc = nxp_profile_summarize(p, hw, &s, st);
@@ -278,7 +278,7 @@ NXP_API int nxp_profile_insights(nxp_profile *p, const nxp_hardware *hw, nxp_ins
 		nxp_critical_path_close(cp);
 		nxp_summary_close(s);
 		nxp_insights_close(in);
-		return nxp_fail(st, NXP_E_NOMEM, -1, "insights: out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "insights: out of memory");
 	}
 	nxp__insights_sort(in);
 	nxp_critical_path_close(cp);

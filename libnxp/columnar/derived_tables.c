@@ -124,7 +124,7 @@ static int o_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *s
 		nxc_end_row(&s->b);
 	}
 	unsummarize(s, sum);
-	return rc ? nxp_fail(st, rc, -1, "cannot read an OpcodeSummary row") : 0;
+	return rc ? nxp__error_set(st, rc, -1, "cannot read an OpcodeSummary row") : 0;
 }
 
 /* ---- ThrottleSummary ---- */
@@ -160,7 +160,7 @@ static int ts_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *
 		nxc_end_row(&s->b);
 	}
 	unsummarize(s, sum);
-	return rc ? nxp_fail(st, rc, -1, "cannot read a ThrottleSummary row") : 0;
+	return rc ? nxp__error_set(st, rc, -1, "cannot read a ThrottleSummary row") : 0;
 }
 
 /* ---- Metadata ---- */
@@ -229,7 +229,7 @@ static int m_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *s
 	m.struct_size = sizeof(m);
 	int rc = nxp_profile_get_metadata(p, &m);
 	if (rc)
-		return nxp_fail(st, rc, -1, "cannot read the profile's Metadata");
+		return nxp__error_set(st, rc, -1, "cannot read the profile's Metadata");
 	nxc_put_str(b, M_SCHEMA, m.profile_schema_version);
 	nxc_put_i64(b, M_NTFF_VERSION, m.ntff_version);
 	nxc_put_i64(b, M_NPC, m.num_physical_cores);

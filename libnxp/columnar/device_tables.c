@@ -541,7 +541,7 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 {
 	dev_ctx *d = calloc(1, sizeof(*d));
 	if (!d)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	d->p = p;
 	d->rsize = s->t->rec_size;
 	d->nt = ntff_table_get(s->t->cursor_table);
@@ -558,7 +558,7 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 		d->recs = calloc(RUN, d->rsize);
 		if (!d->recs) {
 			dev_free(d);
-			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		}
 		rc = nxp_cursor_open(&d->cur, p, s->t->cursor_table, &co, st);
 		if (rc) {
@@ -571,7 +571,7 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 			d->ic = malloc((size_t)(s->b.ncols ? s->b.ncols : 1) * sizeof(int));
 			if (!d->ic) {
 				dev_free(d);
-				return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+				return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 			}
 			for (int i = 0; i < s->b.ncols; i++) {
 				int ic = 0;
@@ -579,7 +579,7 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 					ic++;
 				if (ic == IC_COUNT) {
 					dev_free(d);
-					return nxp_fail(st, NXP_E_INVAL, -1, "Instruction column \"%s\" has no source",
+					return nxp__error_set(st, NXP_E_INVAL, -1, "Instruction column \"%s\" has no source",
 							s->b.cols[i].col->name);
 				}
 				d->ic[i] = ic;
@@ -588,14 +588,14 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 			}
 		} else if (!(d->recs = calloc(RUN, d->rsize))) {
 			dev_free(d);
-			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		}
 		uint64_t from = co.start_ts == INT64_MIN ? 0 : tick_of(p, co.start_ts);
 		uint64_t to = co.end_ts == INT64_MAX ? UINT64_MAX : tick_of(p, co.end_ts);
 		rc = ntff_iter_open(&d->it, p, d->nt, &co, from, to);
 		if (rc) {
 			dev_free(d);
-			return nxp_fail(st, rc, -1, "out of memory");
+			return nxp__error_set(st, rc, -1, "out of memory");
 		}
 		d->it_open = 1;
 		if ((rc = ntff_iter_seek(&d->it, from)) < 0) {

@@ -97,7 +97,7 @@ static int flow_open(nxc_stream *s, nxp_profile *p, const char *path, nxp_status
 	(void)path;
 	flow_ctx *f = calloc(1, sizeof(*f));
 	if (!f)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	nxp_flow_options fo;
 	nxp_flow_options_init(&fo);
 	fo.start_ts = s->opts.start_ts;

@@ -39,7 +39,7 @@ static int h_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *s
 	h.struct_size = sizeof(h);
 	int rc = nxp_neff_get_header(nxp_profile_neff(p), &h);
 	if (rc)
-		return nxp_fail(st, rc, -1, "cannot read the NEFF header");
+		return nxp__error_set(st, rc, -1, "cannot read the NEFF header");
 	char hex[65], tmp[32];
 	nxc_put_str(b, H_NAME, h.name);
 	nxp_hex(h.uuid, 16, hex);
@@ -104,7 +104,7 @@ static int t_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *s
 		t.struct_size = sizeof(t);
 		int rc = nxp_neff_get_tensor(n, i, &t);
 		if (rc)
-			return nxp_fail(st, rc, -1, "cannot read tensor %zu", i);
+			return nxp__error_set(st, rc, -1, "cannot read tensor %zu", i);
 		put_opt_str(b, T_NAME, t.variable_name);
 		put_opt_str(b, T_TYPE, t.type);
 		put_opt_str(b, T_FORMAT, t.format);
@@ -144,7 +144,7 @@ static int q_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *s
 		q.struct_size = sizeof(q);
 		int rc = nxp_neff_get_dma_queue(n, i, &q);
 		if (rc)
-			return nxp_fail(st, rc, -1, "cannot read DMA queue %zu", i);
+			return nxp__error_set(st, rc, -1, "cannot read DMA queue %zu", i);
 		nxc_put_str(b, Q_NAME, q.name);
 		nxc_put_str(b, Q_TYPE, q.type);
 		nxc_put_i64(b, Q_PCORE, q.pcore_idx);

@@ -74,9 +74,9 @@ static int files_find(sys_files *f, const char *path, int kind, nxp_status *st)
 {
 	struct stat sb;
 	if (stat(path, &sb) != 0)
-		return nxp_fail(st, NXP_E_IO, -1, "%s: cannot stat", path);
+		return nxp__error_set(st, NXP_E_IO, -1, "%s: cannot stat", path);
 	if (!S_ISDIR(sb.st_mode))
-		return files_add(f, path, NULL) ? nxp_fail(st, NXP_E_NOMEM, -1, "out of memory") : 0;
+		return files_add(f, path, NULL) ? nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory") : 0;
 	nxp_capture *c;
 	int rc = nxp_capture_open(&c, path, st);
 	if (rc)
@@ -93,7 +93,7 @@ static int files_find(sys_files *f, const char *path, int kind, nxp_status *st)
 		if (cf.process_index >= 0 && nxp_capture_get_process(c, (size_t)cf.process_index, &pr) == 0)
 			inst = pr.instance_id;
 		if (files_add(f, cf.path, inst))
-			rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	nxp_capture_close(c);
 	return rc;
@@ -287,7 +287,7 @@ static int hs_open(nxc_stream *s, const char *path, int kind, nxp_status *st)
 {
 	hs_ctx *c = calloc(1, sizeof(*c));
 	if (!c)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	c->kind = kind;
 	int rc = files_find(&c->files, path, kind, st);
 	if (rc) {

@@ -121,15 +121,15 @@ int nxc_open_stream_sum(struct ArrowArrayStream *out, const nxc_table *t, nxp_pr
 	nxp_table_options_init(&o);
 	if (uopts) {
 		if (uopts->struct_size < offsetof(nxp_table_options, batch_rows) + sizeof(int64_t))
-			return nxp_fail(st, NXP_E_INVAL, -1, "nxp_table_options: struct_size too small");
+			return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_table_options: struct_size too small");
 		memcpy(&o, uopts, sizeof(o) < uopts->struct_size ? sizeof(o) : uopts->struct_size);
 		o.struct_size = sizeof(o);
 	}
 	if (o.batch_rows < 0 || o.batch_rows > (INT64_C(1) << 28))
-		return nxp_fail(st, NXP_E_INVAL, -1, "batch_rows %lld out of range", (long long)o.batch_rows);
+		return nxp__error_set(st, NXP_E_INVAL, -1, "batch_rows %lld out of range", (long long)o.batch_rows);
 	nxc_stream *s = calloc(1, sizeof(*s));
 	if (!s)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	s->t = t;
 	s->opts = o;
 	s->shared_sum = sum;
@@ -143,19 +143,19 @@ int nxc_open_stream_sum(struct ArrowArrayStream *out, const nxc_table *t, nxp_pr
 	s->proj = malloc((size_t)(n ? n : 1) * sizeof(int));
 	if (!s->proj) {
 		stream_free(s);
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	for (int i = 0; i < n; i++) {
 		int c = o.columns ? nxc_col_index(t, o.columns[i]) : i;
 		if (c < 0) {
-			int rc = nxp_fail(st, NXP_E_INVAL, -1, "table %s has no column \"%s\"", t->name,
+			int rc = nxp__error_set(st, NXP_E_INVAL, -1, "table %s has no column \"%s\"", t->name,
 						 o.columns[i]);
 			stream_free(s);
 			return rc;
 		}
 		for (int j = 0; j < i; j++)
 			if (s->proj[j] == c) {
-				int rc = nxp_fail(st, NXP_E_INVAL, -1, "column \"%s\" requested twice",
+				int rc = nxp__error_set(st, NXP_E_INVAL, -1, "column \"%s\" requested twice",
 							 o.columns[i]);
 				stream_free(s);
 				return rc;
@@ -167,7 +167,7 @@ int nxc_open_stream_sum(struct ArrowArrayStream *out, const nxc_table *t, nxp_pr
 	s->nproj = n;
 	if (nxc_builder_init(&s->b, t, s->proj, n)) {
 		stream_free(s);
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	int rc;
 	if (t->kind == NXC_KIND_DEVICE)
@@ -223,16 +223,16 @@ int nxc_rows_open(nxc_stream *s, nxc_rows_fn rows, nxp_profile *p, const char *p
 {
 	rows_ctx *r = calloc(1, sizeof(*r));
 	if (!r)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	int rc = rows(s, p, path, st);
 	if (rc == 0 && s->b.nomem)
-		rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	if (rc == 0) {
 		/* the filled builder is kept aside; s->b starts empty */
 		r->all = s->b;
 		if (nxc_builder_init(&s->b, s->t, s->proj, s->nproj)) {
 			memset(&s->b, 0, sizeof(s->b));
-			rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		}
 	}
 	if (rc) {
@@ -261,15 +261,15 @@ NXP_API int nxp_profile_open_table(struct ArrowArrayStream *out, nxp_profile *p,
 				   const nxp_table_options *opts, nxp_status *st)
 {
 	if (!out || !table)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_open_table: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_open_table: NULL argument");
 	const nxc_table *t = nxc_find_table(table);
 	if (!t)
-		return nxp_fail(st, NXP_E_INVAL, -1, "unknown table \"%s\"", table);
+		return nxp__error_set(st, NXP_E_INVAL, -1, "unknown table \"%s\"", table);
 	if (t->kind == NXC_KIND_SYSTEM)
-		return nxp_fail(st, NXP_E_INVAL, -1,
+		return nxp__error_set(st, NXP_E_INVAL, -1,
 				       "table %s comes from a system profile (nxp_system_open_table)", table);
 	if (!p && t->kind != NXC_KIND_SCHEMA)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_open_table: NULL profile");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_open_table: NULL profile");
 	return nxc_open_stream(out, t, p, NULL, opts, st);
 }
 
@@ -277,12 +277,12 @@ NXP_API int nxp_system_open_table(struct ArrowArrayStream *out, const char *path
 				  const nxp_table_options *opts, nxp_status *st)
 {
 	if (!out || !table || !path)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_system_open_table: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_system_open_table: NULL argument");
 	const nxc_table *t = nxc_find_table(table);
 	if (!t)
-		return nxp_fail(st, NXP_E_INVAL, -1, "unknown table \"%s\"", table);
+		return nxp__error_set(st, NXP_E_INVAL, -1, "unknown table \"%s\"", table);
 	if (t->kind != NXC_KIND_SYSTEM && t->kind != NXC_KIND_SCHEMA)
-		return nxp_fail(st, NXP_E_INVAL, -1,
+		return nxp__error_set(st, NXP_E_INVAL, -1,
 				       "table %s comes from a device profile (nxp_profile_open_table)", table);
 	return nxc_open_stream(out, t, NULL, path, opts, st);
 }

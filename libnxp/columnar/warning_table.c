@@ -63,7 +63,7 @@ static int w_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *s
 	md.struct_size = sizeof(md);
 	int rc = nxp_profile_get_metadata(p, &md);
 	if (rc)
-		return nxp_fail(st, rc, -1, "cannot read the profile's Metadata");
+		return nxp__error_set(st, rc, -1, "cannot read the profile's Metadata");
 	if (md.unknown_sections > 0) {
 		snprintf(msg, sizeof(msg), "%lld sections of kinds this libnxp does not know were skipped",
 			 (long long)md.unknown_sections);
@@ -81,7 +81,7 @@ static int w_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *s
 		ntff_iter it;
 		rc = ntff_iter_open(&it, p, nt, &co, 0, UINT64_MAX);
 		if (rc)
-			return nxp_fail(st, rc, -1, "out of memory");
+			return nxp__error_set(st, rc, -1, "out of memory");
 		int64_t unknown_pcs = 0, prev_sections = 0, prev_bad = 0;
 		rc = ntff_iter_seek(&it, 0);
 		while (rc >= 0) {
@@ -139,7 +139,7 @@ static int w_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *s
 		}
 		ntff_iter_close(&it);
 		if (b->nomem)
-			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	return 0;
 }

@@ -39,15 +39,15 @@ static void src_probe_fd(nxp_source *s)
 int nxp_source_open_path(nxp_source **out, const char *path, nxp_status *st)
 {
 	if (!out || !path)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_source_open_path: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_source_open_path: NULL argument");
 	*out = NULL;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return nxp_fail(st, NXP_E_IO, -1, "%s: %s", path, strerror(errno));
+		return nxp__error_set(st, NXP_E_IO, -1, "%s: %s", path, strerror(errno));
 	nxp_source *s = src_new();
 	if (!s) {
 		close(fd);
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	s->kind = NXP_SRC_FD;
 	s->fd = fd;
@@ -60,11 +60,11 @@ int nxp_source_open_path(nxp_source **out, const char *path, nxp_status *st)
 int nxp_source_open_fd(nxp_source **out, int fd, nxp_status *st)
 {
 	if (!out || fd < 0)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_source_open_fd: bad argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_source_open_fd: bad argument");
 	*out = NULL;
 	nxp_source *s = src_new();
 	if (!s)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	s->kind = NXP_SRC_FD;
 	s->fd = fd;
 	src_probe_fd(s);
@@ -75,11 +75,11 @@ int nxp_source_open_fd(nxp_source **out, int fd, nxp_status *st)
 int nxp_source_open_memory(nxp_source **out, const void *data, size_t size, nxp_status *st)
 {
 	if (!out || (!data && size))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_source_open_memory: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_source_open_memory: NULL argument");
 	*out = NULL;
 	nxp_source *s = src_new();
 	if (!s)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	s->kind = NXP_SRC_MEMORY;
 	s->mem = data;
 	s->size = (int64_t)size;
@@ -94,11 +94,11 @@ int nxp_source_open_memory(nxp_source **out, const void *data, size_t size, nxp_
 int nxp_source_open_callbacks(nxp_source **out, const nxp_source_callbacks *cb, void *user, nxp_status *st)
 {
 	if (!out || !nxp__struct_size_ok(cb, SOURCE_CALLBACKS_MIN_SIZE) || !cb->read)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_source_open_callbacks: missing read callback");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_source_open_callbacks: missing read callback");
 	*out = NULL;
 	nxp_source *s = src_new();
 	if (!s)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	s->kind = NXP_SRC_CALLBACKS;
 	NXP__STRUCT_IN(s->cb, cb, SOURCE_CALLBACKS_MIN_SIZE);
 	s->user = user;

@@ -49,21 +49,21 @@ static int reposition(nxp_cursor *c, uint64_t tick)
 int nxp_cursor_open(nxp_cursor **out, nxp_profile *p, int table, const nxp_cursor_options *opts, nxp_status *st)
 {
 	if (!out || !p)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_cursor_open: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_cursor_open: NULL argument");
 	*out = NULL;
 	const ntff_table *t = ntff_table_get(table);
 	if (!t)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_cursor_open: unknown table %d", table);
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_cursor_open: unknown table %d", table);
 	nxp_cursor_options o;
 	nxp_cursor_options_init(&o);
 	if (opts && nxp__struct_in_defaults(&o, sizeof(o), opts, NXP_CURSOR_OPTIONS_SIZE_V0_1))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_cursor_open: short options struct");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_cursor_open: short options struct");
 	if (o.engine < -1 || o.engine >= NXP_ENGINE_COUNT || o.pcore_idx < -1)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_cursor_open: engine %d or pcore_idx %lld out of range",
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_cursor_open: engine %d or pcore_idx %lld out of range",
 				o.engine, (long long)o.pcore_idx);
 	nxp_cursor *c = calloc(1, sizeof(*c));
 	if (!c)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	c->t = t;
 	c->opts = o;
 	int rc = NXP_OK;
@@ -78,7 +78,7 @@ int nxp_cursor_open(nxp_cursor **out, nxp_profile *p, int table, const nxp_curso
 		rc = t->derived->open(&c->derived, &c->it.s);
 	if (rc) {
 		nxp_cursor_close(c);
-		return nxp_fail(st, rc, -1, "out of memory");
+		return nxp__error_set(st, rc, -1, "out of memory");
 	}
 	if ((rc = reposition(c, from)) < 0) {
 		nxp_status_copy(st, &c->it.s.err);

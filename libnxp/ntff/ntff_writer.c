@@ -47,7 +47,7 @@ struct nxp_ntff_writer {
 
 static int wfail(nxp_ntff_writer *w, int code, const char *fmt, const char *arg)
 {
-	nxp_fail(&w->err, code, (int64_t)w->pos, fmt, arg);
+	nxp__error_set(&w->err, code, (int64_t)w->pos, fmt, arg);
 	if (code == NXP_E_IO || code == NXP_E_NOMEM || code == NXP_E_COMPRESSION)
 		w->failed = 1; /* the file is now unusable */
 	return code;
@@ -230,10 +230,10 @@ int nxp_ntff_writer_open_path(nxp_ntff_writer **out, const char *path, const nxp
 			      const nxp_ntff_writer_options *opts, nxp_status *st)
 {
 	if (!out || !path || !nxp_struct_ok(info, offsetof(nxp_ntff_info, num_physical_cores) + sizeof(int32_t)))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_ntff_writer_open_path: NULL argument or short struct");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_ntff_writer_open_path: NULL argument or short struct");
 	*out = NULL;
 	if (opts && !nxp_struct_ok(opts, offsetof(nxp_ntff_writer_options, compression_level) + sizeof(int32_t)))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_ntff_writer_open_path: short options struct");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_ntff_writer_open_path: short options struct");
 	nxp_ntff_info in; /* fields an older caller's header lacks keep their defaults */
 	nxp_ntff_info_init(&in);
 	nxp__struct_in_defaults(&in, sizeof(in), info, sizeof(size_t));
@@ -242,16 +242,16 @@ int nxp_ntff_writer_open_path(nxp_ntff_writer **out, const char *path, const nxp
 	if (opts)
 		nxp__struct_in_defaults(&o, sizeof(o), opts, sizeof(size_t));
 	if (in.ticks_per_nanosec <= 0 || in.num_physical_cores <= 0 || in.num_physical_cores > 64)
-		return nxp_fail(st, NXP_E_INVAL, -1,
+		return nxp__error_set(st, NXP_E_INVAL, -1,
 				"nxp_ntff_writer_open_path: ticks_per_nanosec must be > 0 and num_physical_cores 1..64");
 	uint32_t rps = o.records_per_section ? o.records_per_section : DEFAULT_RECORDS_PER_SECTION;
 	if ((uint64_t)rps * NTFF_REC_DMA_SIZE > NTFF_DEFAULT_MAX_SECTION)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_ntff_writer_open_path: records_per_section %u too large", rps);
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_ntff_writer_open_path: records_per_section %u too large", rps);
 
 	nxp_ntff_writer *w = calloc(1, sizeof(*w));
 	if (!w || !(w->str = malloc(4096))) {
 		free(w);
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	nxp_status_init(&w->err);
 	w->str_cap = 4096;
@@ -299,7 +299,7 @@ int nxp_ntff_writer_open_path(nxp_ntff_writer **out, const char *path, const nxp
 
 	w->f = fopen(path, "wb");
 	if (!w->f) {
-		rc = nxp_fail(st, NXP_E_IO, -1, "%s: %s", path, strerror(errno));
+		rc = nxp__error_set(st, NXP_E_IO, -1, "%s: %s", path, strerror(errno));
 		nxp_ntff_writer_close(w);
 		return rc;
 	}

@@ -75,47 +75,47 @@ static int read_section(nxp_profile *p, uint64_t off, uint64_t limit, unsigned w
 	size_t got;
 	*out = NULL;
 	if (off > limit || limit - off < NTFF_SECTION_HEADER_SIZE)
-		return nxp_fail(st, NXP_E_FORMAT, (int64_t)off, "NTFF: section at offset %llu lies past the end of the file",
+		return nxp__error_set(st, NXP_E_FORMAT, (int64_t)off, "NTFF: section at offset %llu lies past the end of the file",
 				(unsigned long long)off);
 	int rc = nxp_src_pread(p->src, off, hb, sizeof(hb), &got);
 	if (rc)
-		return nxp_fail(st, rc, (int64_t)off, "NTFF: read error at offset %llu", (unsigned long long)off);
+		return nxp__error_set(st, rc, (int64_t)off, "NTFF: read error at offset %llu", (unsigned long long)off);
 	if (got < sizeof(hb))
-		return nxp_fail(st, NXP_E_TRUNCATED, (int64_t)off, "NTFF: section header at offset %llu truncated",
+		return nxp__error_set(st, NXP_E_TRUNCATED, (int64_t)off, "NTFF: section header at offset %llu truncated",
 				(unsigned long long)off);
 	if ((rc = ntff_section_header_decode(hb, h, off, st)) != 0)
 		return rc;
 	if (h->kind != want_kind)
-		return nxp_fail(st, NXP_E_FORMAT, (int64_t)off, "NTFF: section at offset %llu has kind %u, expected %u",
+		return nxp__error_set(st, NXP_E_FORMAT, (int64_t)off, "NTFF: section at offset %llu has kind %u, expected %u",
 				(unsigned long long)off, h->kind, want_kind);
 	uint64_t room = limit - off - NTFF_SECTION_HEADER_SIZE;
 	if (h->stored_length > room)
-		return nxp_fail(st, NXP_E_FORMAT, (int64_t)off,
+		return nxp__error_set(st, NXP_E_FORMAT, (int64_t)off,
 				"NTFF: section at offset %llu: length %llu runs past the end of the file",
 				(unsigned long long)off, (unsigned long long)h->stored_length);
 	if (h->raw_length > p->max_section || h->stored_length > p->max_section)
-		return nxp_fail(st, NXP_E_LIMIT, (int64_t)off,
+		return nxp__error_set(st, NXP_E_LIMIT, (int64_t)off,
 				"NTFF: section at offset %llu: %llu bytes exceeds the limit of %llu",
 				(unsigned long long)off, (unsigned long long)h->raw_length,
 				(unsigned long long)p->max_section);
 	if (!(h->flags & NTFF_SEC_ZLIB) && h->raw_length != h->stored_length)
-		return nxp_fail(st, NXP_E_FORMAT, (int64_t)off, "NTFF: section at offset %llu: raw and stored lengths differ",
+		return nxp__error_set(st, NXP_E_FORMAT, (int64_t)off, "NTFF: section at offset %llu: raw and stored lengths differ",
 				(unsigned long long)off);
 	uint8_t *stored = malloc(h->stored_length ? (size_t)h->stored_length : 1);
 	if (!stored)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	uint64_t poff = off + NTFF_SECTION_HEADER_SIZE;
 	rc = nxp_src_pread(p->src, poff, stored, (size_t)h->stored_length, &got);
 	if (rc || got < h->stored_length) {
 		free(stored);
-		return nxp_fail(st, rc ? rc : NXP_E_TRUNCATED, (int64_t)poff,
+		return nxp__error_set(st, rc ? rc : NXP_E_TRUNCATED, (int64_t)poff,
 				"NTFF: section payload at offset %llu: %s", (unsigned long long)poff,
 				rc ? "read error" : "truncated");
 	}
 	uint32_t crc = ntff_crc32(stored, (size_t)h->stored_length);
 	if (crc != h->data_crc) {
 		free(stored);
-		return nxp_fail(st, NXP_E_CRC, (int64_t)poff,
+		return nxp__error_set(st, NXP_E_CRC, (int64_t)poff,
 				"NTFF: section at offset %llu: CRC mismatch (stored %08x, computed %08x)",
 				(unsigned long long)off, h->data_crc, crc);
 	}
@@ -123,13 +123,13 @@ static int read_section(nxp_profile *p, uint64_t off, uint64_t limit, unsigned w
 		uint8_t *raw = malloc(h->raw_length ? (size_t)h->raw_length : 1);
 		if (!raw) {
 			free(stored);
-			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		}
 		rc = ntff_inflate(stored, (size_t)h->stored_length, raw, (size_t)h->raw_length);
 		free(stored);
 		if (rc) {
 			free(raw);
-			return nxp_fail(st, rc, (int64_t)poff, "NTFF: section at offset %llu: bad zlib data",
+			return nxp__error_set(st, rc, (int64_t)poff, "NTFF: section at offset %llu: bad zlib data",
 					(unsigned long long)off);
 		}
 		stored = raw;
@@ -142,10 +142,10 @@ static int read_section(nxp_profile *p, uint64_t off, uint64_t limit, unsigned w
 static int table_shape(const ntff_section_header *h, unsigned min_size, uint64_t off, nxp_status *st)
 {
 	if (h->record_size < min_size)
-		return nxp_fail(st, NXP_E_FORMAT, (int64_t)off, "NTFF: section at offset %llu: record size %u < %u",
+		return nxp__error_set(st, NXP_E_FORMAT, (int64_t)off, "NTFF: section at offset %llu: record size %u < %u",
 				(unsigned long long)off, h->record_size, min_size);
 	if (h->record_count > UINT64_MAX / h->record_size || h->record_count * h->record_size != h->raw_length)
-		return nxp_fail(st, NXP_E_FORMAT, (int64_t)off,
+		return nxp__error_set(st, NXP_E_FORMAT, (int64_t)off,
 				"NTFF: section at offset %llu: %llu records of %u bytes do not fill %llu bytes",
 				(unsigned long long)off, (unsigned long long)h->record_count, h->record_size,
 				(unsigned long long)h->raw_length);
@@ -204,7 +204,7 @@ static int load_index(nxp_profile *p, entries *v, uint64_t *data_end, nxp_status
 		    e.stored_length > ft.index_offset - e.offset - NTFF_SECTION_HEADER_SIZE) {
 			uint64_t at = ft.index_offset + NTFF_SECTION_HEADER_SIZE + i * h.record_size;
 			free(raw);
-			return nxp_fail(st, NXP_E_FORMAT, (h.flags & NTFF_SEC_ZLIB) ? (int64_t)ft.index_offset : (int64_t)at,
+			return nxp__error_set(st, NXP_E_FORMAT, (h.flags & NTFF_SEC_ZLIB) ? (int64_t)ft.index_offset : (int64_t)at,
 					"NTFF: index entry %llu: section at offset %llu with length %llu runs past the end of the data",
 					(unsigned long long)i, (unsigned long long)e.offset,
 					(unsigned long long)e.stored_length);
@@ -233,22 +233,22 @@ static int walk_sections(nxp_profile *p, entries *v, uint64_t *data_end, nxp_sta
 		    memcmp(hb, NTFF_FOOTER_MAGIC, 8) == 0)
 			break;
 		if (size - off < NTFF_SECTION_HEADER_SIZE) {
-			nxp_fail(stop, NXP_E_TRUNCATED, (int64_t)off, "NTFF: truncated section header at offset %llu",
+			nxp__error_set(stop, NXP_E_TRUNCATED, (int64_t)off, "NTFF: truncated section header at offset %llu",
 				 (unsigned long long)off);
 			break;
 		}
 		int rc = nxp_src_pread(p->src, off, hb, sizeof(hb), &got);
 		if (rc)
-			return nxp_fail(stop, rc, (int64_t)off, "NTFF: read error at offset %llu", (unsigned long long)off);
+			return nxp__error_set(stop, rc, (int64_t)off, "NTFF: read error at offset %llu", (unsigned long long)off);
 		if (got < sizeof(hb)) {
-			nxp_fail(stop, NXP_E_TRUNCATED, (int64_t)off, "NTFF: truncated section header at offset %llu",
+			nxp__error_set(stop, NXP_E_TRUNCATED, (int64_t)off, "NTFF: truncated section header at offset %llu",
 				 (unsigned long long)off);
 			break;
 		}
 		if (ntff_section_header_decode(hb, &h, off, stop))
 			break;
 		if (h.stored_length > size - off - NTFF_SECTION_HEADER_SIZE) {
-			nxp_fail(stop, NXP_E_TRUNCATED, (int64_t)off,
+			nxp__error_set(stop, NXP_E_TRUNCATED, (int64_t)off,
 				 "NTFF: section at offset %llu runs past the end of the file (truncated?)",
 				 (unsigned long long)off);
 			break;
@@ -275,7 +275,7 @@ static int load_strtab(nxp_profile *p, uint64_t off, uint64_t limit, nxp_status 
 		return rc;
 	if (h.raw_length == 0 || raw[0] != 0 || raw[h.raw_length - 1] != 0) {
 		free(raw);
-		return nxp_fail(st, NXP_E_FORMAT, (int64_t)off,
+		return nxp__error_set(st, NXP_E_FORMAT, (int64_t)off,
 				"NTFF: string table at offset %llu must start and end with NUL", (unsigned long long)off);
 	}
 	p->strtab = (char *)raw;
@@ -291,26 +291,26 @@ static int load_queues(nxp_profile *p, uint64_t off, uint64_t limit, nxp_status 
 	if (!rc)
 		rc = table_shape(&h, NTFF_QUEUE_ENTRY_SIZE, off, st);
 	if (!rc && h.record_count > UINT32_MAX - 1)
-		rc = nxp_fail(st, NXP_E_LIMIT, (int64_t)off, "NTFF: too many queues");
+		rc = nxp__error_set(st, NXP_E_LIMIT, (int64_t)off, "NTFF: too many queues");
 	if (!rc && !(p->queues = calloc(h.record_count ? (size_t)h.record_count : 1, sizeof(*p->queues))))
-		rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	for (uint64_t i = 0; !rc && i < h.record_count; i++) {
 		ntff_queue_entry e;
 		ntff_queue *q = &p->queues[i];
 		uint64_t eoff = off + NTFF_SECTION_HEADER_SIZE + i * h.record_size;
 		ntff_queue_entry_decode(raw + i * h.record_size, &e);
 		if (e.kind < NXP_QUEUE_INSTRUCTION || e.kind > NXP_QUEUE_TPB)
-			rc = nxp_fail(st, NXP_E_FORMAT, (int64_t)eoff, "NTFF: queue %llu has unknown kind %u",
+			rc = nxp__error_set(st, NXP_E_FORMAT, (int64_t)eoff, "NTFF: queue %llu has unknown kind %u",
 				      (unsigned long long)i, e.kind);
 		else if (e.kind == NXP_QUEUE_INSTRUCTION && (e.engine < 0 || e.engine >= NXP_ENGINE_COUNT))
-			rc = nxp_fail(st, NXP_E_FORMAT, (int64_t)eoff, "NTFF: instruction queue %llu has engine %d",
+			rc = nxp__error_set(st, NXP_E_FORMAT, (int64_t)eoff, "NTFF: instruction queue %llu has engine %d",
 				      (unsigned long long)i, e.engine);
 		else if (e.pcore >= (uint32_t)p->hdr.num_physical_cores)
-			rc = nxp_fail(st, NXP_E_FORMAT, (int64_t)eoff,
+			rc = nxp__error_set(st, NXP_E_FORMAT, (int64_t)eoff,
 				      "NTFF: queue %llu: pcore %u out of range (%d physical cores)",
 				      (unsigned long long)i, e.pcore, p->hdr.num_physical_cores);
 		else if (!ntff_str(p, e.name))
-			rc = nxp_fail(st, NXP_E_FORMAT, (int64_t)eoff,
+			rc = nxp__error_set(st, NXP_E_FORMAT, (int64_t)eoff,
 				      "NTFF: queue %llu: name reference %u outside the string table",
 				      (unsigned long long)i, e.name);
 		if (rc)
@@ -358,7 +358,7 @@ static int load_meta(nxp_profile *p, uint64_t off, uint64_t limit, nxp_status *s
 			continue; /* a key of a newer writer, or a value of another type: ignored */
 		const char *s = NULL;
 		if (type == NTFF_META_STR && !(s = ntff_str(p, e.value))) {
-			rc = nxp_fail(st, NXP_E_FORMAT, (int64_t)(off + NTFF_SECTION_HEADER_SIZE + i * h.record_size),
+			rc = nxp__error_set(st, NXP_E_FORMAT, (int64_t)(off + NTFF_SECTION_HEADER_SIZE + i * h.record_size),
 				      "NTFF: metadata key %u: string reference outside the string table", e.key);
 			break;
 		}
@@ -405,19 +405,19 @@ static int group_sections(nxp_profile *p, const entries *v, uint64_t data_end, n
 		if (e->kind != NTFF_SEC_DATA)
 			continue;
 		if (e->queue >= p->nqueues)
-			return nxp_fail(st, NXP_E_FORMAT, (int64_t)e->offset,
+			return nxp__error_set(st, NXP_E_FORMAT, (int64_t)e->offset,
 					"NTFF: section at offset %llu: queue id %u outside the queue table (%zu queues)",
 					(unsigned long long)e->offset, e->queue, p->nqueues);
 		if (e->offset < NTFF_FILE_HEADER_SIZE || e->offset > data_end ||
 		    data_end - e->offset < NTFF_SECTION_HEADER_SIZE ||
 		    e->stored_length > data_end - e->offset - NTFF_SECTION_HEADER_SIZE)
-			return nxp_fail(st, NXP_E_FORMAT, (int64_t)e->offset,
+			return nxp__error_set(st, NXP_E_FORMAT, (int64_t)e->offset,
 					"NTFF: section at offset %llu: length %llu runs past the end of the data",
 					(unsigned long long)e->offset, (unsigned long long)e->stored_length);
 		/* A count no section could hold would only overflow the row numbers. */
 		uint64_t rsz = ntff_record_size(p->queues[e->queue].kind);
 		if (rsz == 0 || e->count > p->max_section / rsz)
-			return nxp_fail(st, NXP_E_FORMAT, (int64_t)e->offset,
+			return nxp__error_set(st, NXP_E_FORMAT, (int64_t)e->offset,
 					"NTFF: section at offset %llu: %llu records cannot fit in a section of at most "
 					"%llu bytes",
 					(unsigned long long)e->offset, (unsigned long long)e->count,
@@ -427,7 +427,7 @@ static int group_sections(nxp_profile *p, const entries *v, uint64_t data_end, n
 	}
 	p->secs = calloc(n ? n : 1, sizeof(*p->secs));
 	if (!p->secs)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	p->nsecs = n;
 	size_t at = 0;
 	for (size_t q = 0; q < p->nqueues; q++) {
@@ -508,7 +508,7 @@ static int fill_metadata(nxp_profile *p, nxp_status *st)
 	if (rc) {
 		ntff_scan_close(&sc);
 		ntff_merge_free(&mg);
-		return nxp_fail(st, rc, -1, "out of memory");
+		return nxp__error_set(st, rc, -1, "out of memory");
 	}
 	rc = ntff_scan_seek(&sc, 0);
 	for (size_t i = 0; rc >= 0 && i < sc.nqr; i++)
@@ -554,7 +554,7 @@ static int locate_and_load(nxp_profile *p, nxp_status *st)
 		v.n = 0;
 		if ((rc = walk_sections(p, &v, &data_end, &stop)) != 0) {
 			free(v.e);
-			return rc == NXP_E_NOMEM ? nxp_fail(st, rc, -1, "out of memory") : nxp_status_copy(st, &stop);
+			return rc == NXP_E_NOMEM ? nxp__error_set(st, rc, -1, "out of memory") : nxp_status_copy(st, &stop);
 		}
 	}
 	uint64_t str_off = 0, q_off = 0, m_off = 0;
@@ -565,7 +565,7 @@ static int locate_and_load(nxp_profile *p, nxp_status *st)
 			       : e->kind == NTFF_SEC_META   ? &m_off
 							    : NULL;
 		if (slot && *slot) {
-			rc = nxp_fail(st, NXP_E_FORMAT, (int64_t)e->offset, "NTFF: second section of kind %u at offset %llu",
+			rc = nxp__error_set(st, NXP_E_FORMAT, (int64_t)e->offset, "NTFF: second section of kind %u at offset %llu",
 				      e->kind, (unsigned long long)e->offset);
 			free(v.e);
 			return rc;
@@ -579,10 +579,10 @@ static int locate_and_load(nxp_profile *p, nxp_status *st)
 		const char *what = !str_off ? "string table" : !q_off ? "queue table" : "metadata section";
 		free(v.e);
 		if (stop.code)
-			return nxp_fail(st, stop.code, stop.offset,
+			return nxp__error_set(st, stop.code, stop.offset,
 					"NTFF has no %s (file truncated or not finished by its writer): %s", what,
 					stop.message);
-		return nxp_fail(st, NXP_E_TRUNCATED, (int64_t)data_end,
+		return nxp__error_set(st, NXP_E_TRUNCATED, (int64_t)data_end,
 				"NTFF has no %s (file truncated or not finished by its writer)", what);
 	}
 	rc = load_strtab(p, str_off, data_end, st);
@@ -596,28 +596,28 @@ static int locate_and_load(nxp_profile *p, nxp_status *st)
 	return rc;
 nomem:
 	free(v.e);
-	return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+	return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 }
 
 int nxp_profile_open(nxp_profile **out, nxp_source *neff, nxp_source *ntff, const nxp_profile_options *opts,
 		     nxp_status *st)
 {
 	if (!out || !neff || !ntff)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_open: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_open: NULL argument");
 	*out = NULL;
 	if (opts && !nxp_struct_ok(opts, offsetof(nxp_profile_options, max_section_size) + sizeof(uint64_t)))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_open: short options struct");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_open: short options struct");
 	if (!nxp_source_seekable(ntff))
-		return nxp_fail(st, NXP_E_UNSUPPORTED, -1,
+		return nxp__error_set(st, NXP_E_UNSUPPORTED, -1,
 				"nxp_profile_open: the NTFF source must be seekable (the reader seeks by its index)");
 	if (nxp_source_size(ntff) < 0)
-		return nxp_fail(st, NXP_E_UNSUPPORTED, -1, "nxp_profile_open: the NTFF source has no known size");
+		return nxp__error_set(st, NXP_E_UNSUPPORTED, -1, "nxp_profile_open: the NTFF source has no known size");
 	nxp_profile *p = calloc(1, sizeof(*p));
 	if (!p)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	if (pthread_mutex_init(&p->lock, NULL) != 0) {
 		free(p);
-		return nxp_fail(st, NXP_E_NOMEM, -1, "cannot create the profile's lock");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "cannot create the profile's lock");
 	}
 	nxp_status_init(&p->err);
 	p->src = ntff;
@@ -634,11 +634,11 @@ int nxp_profile_open(nxp_profile **out, nxp_source *neff, nxp_source *ntff, cons
 	size_t got;
 	size_t want = p->file_size < sizeof(hb) ? (size_t)p->file_size : sizeof(hb);
 	if ((rc = nxp_src_pread(ntff, 0, hb, want, &got)) != 0) {
-		nxp_fail(st, rc, 0, "NTFF: read error in the file header");
+		nxp__error_set(st, rc, 0, "NTFF: read error in the file header");
 		goto fail;
 	}
 	if (p->file_size == 0) {
-		rc = nxp_fail(st, NXP_E_TRUNCATED, 0, "NTFF is empty (0 bytes: nothing was captured)");
+		rc = nxp__error_set(st, NXP_E_TRUNCATED, 0, "NTFF is empty (0 bytes: nothing was captured)");
 		goto fail;
 	}
 	if ((rc = ntff_file_header_decode(hb, got, &p->hdr, st)) != 0)
@@ -646,14 +646,14 @@ int nxp_profile_open(nxp_profile **out, nxp_source *neff, nxp_source *ntff, cons
 	nxp_neff_header nh;
 	nh.struct_size = sizeof(nh);
 	if ((rc = nxp_neff_get_header(p->neff, &nh)) != 0) {
-		nxp_fail(st, rc, -1, "cannot read the NEFF header");
+		nxp__error_set(st, rc, -1, "cannot read the NEFF header");
 		goto fail;
 	}
 	if (memcmp(nh.uuid, p->hdr.neff_uuid, 16) != 0 && !(p->flags & NXP_PROFILE_ALLOW_MISMATCH)) {
 		char a[33], b[33];
 		nxp_hex(nh.uuid, 16, a);
 		nxp_hex(p->hdr.neff_uuid, 16, b);
-		rc = nxp_fail(st, NXP_E_MISMATCH, NTFF_FH_NEFF_UUID,
+		rc = nxp__error_set(st, NXP_E_MISMATCH, NTFF_FH_NEFF_UUID,
 			      "NEFF/NTFF UUID mismatch (files from different compilations): NEFF %s, NTFF %s", a, b);
 		goto fail;
 	}
@@ -672,7 +672,7 @@ int nxp_profile_open_path(nxp_profile **out, const char *neff_path, const char *
 			  const nxp_profile_options *opts, nxp_status *st)
 {
 	if (!out || !neff_path || !ntff_path)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_open_path: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_open_path: NULL argument");
 	*out = NULL;
 	nxp_source *a = NULL, *b = NULL;
 	int rc = nxp_source_open_path(&a, neff_path, st);

@@ -27,13 +27,13 @@ int ntff_scan_fail(ntff_scan *s, int code)
 {
 	s->failed = 1;
 	if (!s->err.code)
-		nxp_fail(&s->err, code, -1, "%s", nxp_strerror(code));
+		nxp__error_set(&s->err, code, -1, "%s", nxp_strerror(code));
 	return code;
 }
 
 static int sfail(ntff_scan *s, int code, uint64_t off, const char *what)
 {
-	nxp_fail(&s->err, code, (int64_t)off, "NTFF: %s at offset %llu", what, (unsigned long long)off);
+	nxp__error_set(&s->err, code, (int64_t)off, "NTFF: %s at offset %llu", what, (unsigned long long)off);
 	s->failed = 1;
 	return code;
 }

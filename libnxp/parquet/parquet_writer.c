@@ -100,7 +100,7 @@ static int write_all(pq_writer *w, const void *p, size_t n)
 		if (k < 0) {
 			if (errno == EINTR)
 				continue;
-			return nxp_fail(w->st, NXP_E_IO, w->pos, "write %s: %s", w->tmp, strerror(errno));
+			return nxp__error_set(w->st, NXP_E_IO, w->pos, "write %s: %s", w->tmp, strerror(errno));
 		}
 		b += k;
 		n -= (size_t)k;
@@ -111,7 +111,7 @@ static int write_all(pq_writer *w, const void *p, size_t n)
 
 static int nomem(pq_writer *w)
 {
-	return nxp_fail(w->st, NXP_E_NOMEM, -1, "out of memory writing %s", w->path);
+	return nxp__error_set(w->st, NXP_E_NOMEM, -1, "out of memory writing %s", w->path);
 }
 
 /* ---- dictionary ----------------------------------------------------------- */
@@ -401,7 +401,7 @@ static int64_t append_strings(pq_writer *w, pq_col *c, const struct ArrowArray *
 		if (idx) {
 			e = idx[row];
 			if (e < 0 || e >= a->length)
-				return nxp_fail(w->st, NXP_E_INVAL, -1, "column %s: dictionary index %lld out of range",
+				return nxp__error_set(w->st, NXP_E_INVAL, -1, "column %s: dictionary index %lld out of range",
 						c->name, (long long)e);
 		}
 		uint32_t len = (uint32_t)(off[e + 1] - off[e]);
@@ -439,7 +439,7 @@ static int64_t append_dict_ids(pq_writer *w, pq_col *c, const struct ArrowArray 
 			continue;
 		int32_t x = idx[row];
 		if (x < 0 || x >= d->length)
-			return nxp_fail(w->st, NXP_E_INVAL, -1, "column %s: dictionary index %d out of range", c->name,
+			return nxp__error_set(w->st, NXP_E_INVAL, -1, "column %s: dictionary index %d out of range", c->name,
 					x);
 		int32_t id = c->remap[x];
 		if (id < 0) {
@@ -464,7 +464,7 @@ static int64_t append_dict_ids(pq_writer *w, pq_col *c, const struct ArrowArray 
 static int page_header(pq_writer *w, int type, size_t unc, size_t comp, int64_t num_values, int enc)
 {
 	if (unc > INT32_MAX || comp > INT32_MAX || num_values > INT32_MAX)
-		return nxp_fail(w->st, NXP_E_LIMIT, -1, "a Parquet page of %zu bytes is too large", unc);
+		return nxp__error_set(w->st, NXP_E_LIMIT, -1, "a Parquet page of %zu bytes is too large", unc);
 	tc_writer t;
 	w->hdr.n = 0;
 	tc_init(&t, &w->hdr);
@@ -494,7 +494,7 @@ static int compress(pq_writer *w, const uint8_t *src, size_t n, const uint8_t **
 	if (rc == NXP_E_NOMEM)
 		return nomem(w);
 	if (rc)
-		return nxp_fail(w->st, rc, -1, "compressing a page of %s failed", w->path);
+		return nxp__error_set(w->st, rc, -1, "compressing a page of %s failed", w->path);
 	return NXP_OK;
 }
 
@@ -831,7 +831,7 @@ static int write_footer(pq_writer *w, const char *const *kv)
 	put_le(tail, f.n, 4);
 	memcpy(tail + 4, "PAR1", 4);
 	if (!rc && f.n > UINT32_MAX)
-		rc = nxp_fail(w->st, NXP_E_LIMIT, -1, "Parquet footer too large");
+		rc = nxp__error_set(w->st, NXP_E_LIMIT, -1, "Parquet footer too large");
 	if (!rc)
 		rc = write_all(w, f.p, f.n);
 	if (!rc)
@@ -844,16 +844,16 @@ static int write_footer(pq_writer *w, const char *const *kv)
 
 static int bad(pq_writer *w, const char *col, const char *what)
 {
-	return nxp_fail(w->st, NXP_E_INVAL, -1, "Arrow input, column %s: %s", col ? col : "(batch)", what);
+	return nxp__error_set(w->st, NXP_E_INVAL, -1, "Arrow input, column %s: %s", col ? col : "(batch)", what);
 }
 
 static int setup_columns(pq_writer *w, const struct ArrowSchema *s)
 {
 	if (!s->format || strcmp(s->format, "+s") != 0)
-		return nxp_fail(w->st, NXP_E_INVAL, -1, "Arrow input: the stream's schema is not a struct (format %s)",
+		return nxp__error_set(w->st, NXP_E_INVAL, -1, "Arrow input: the stream's schema is not a struct (format %s)",
 				s->format ? s->format : "NULL");
 	if (s->n_children < 1 || s->n_children > 32767 || !s->children)
-		return nxp_fail(w->st, NXP_E_INVAL, -1, "Arrow input: %lld columns (1..32767 supported)",
+		return nxp__error_set(w->st, NXP_E_INVAL, -1, "Arrow input: %lld columns (1..32767 supported)",
 				(long long)s->n_children);
 	w->ncols = (int)s->n_children;
 	w->cols = calloc((size_t)w->ncols, sizeof(*w->cols));
@@ -872,7 +872,7 @@ static int setup_columns(pq_writer *w, const struct ArrowSchema *s)
 		const char *fmt = f->format;
 		if (f->dictionary) {
 			if (strcmp(fmt, "i") != 0 || !f->dictionary->format || strcmp(f->dictionary->format, "u") != 0)
-				return nxp_fail(w->st, NXP_E_INVAL, -1,
+				return nxp__error_set(w->st, NXP_E_INVAL, -1,
 						"column %s: unsupported dictionary type (only dictionary<int32, utf8>)",
 						c->name);
 			c->kind = K_DICT, c->ptype = T_BYTE_ARRAY, c->width = 4;
@@ -891,7 +891,7 @@ static int setup_columns(pq_writer *w, const struct ArrowSchema *s)
 		} else if (!strcmp(fmt, "u")) {
 			c->kind = K_UTF8, c->ptype = T_BYTE_ARRAY, c->width = 0;
 		} else {
-			return nxp_fail(w->st, NXP_E_INVAL, -1, "column %s: unsupported Arrow type '%s'", c->name, fmt);
+			return nxp__error_set(w->st, NXP_E_INVAL, -1, "column %s: unsupported Arrow type '%s'", c->name, fmt);
 		}
 		page_reset(c);
 	}
@@ -1031,7 +1031,7 @@ static int open_tmp(pq_writer *w)
 	int e = errno;
 	free(w->tmp);
 	w->tmp = NULL;
-	return nxp_fail(w->st, NXP_E_IO, -1, "cannot create %s.tmp-*: %s", w->path, strerror(e));
+	return nxp__error_set(w->st, NXP_E_IO, -1, "cannot create %s.tmp-*: %s", w->path, strerror(e));
 }
 
 /* Move the finished temporary file to its name (refusing an existing one
@@ -1044,13 +1044,13 @@ static int publish(pq_writer *w, int overwrite)
 			return NXP_OK;
 		}
 		if (errno == EEXIST)
-			return nxp_fail(w->st, NXP_E_INVAL, -1, "%s exists (not overwritten)", w->path);
+			return nxp__error_set(w->st, NXP_E_INVAL, -1, "%s exists (not overwritten)", w->path);
 		struct stat sb;
 		if (lstat(w->path, &sb) == 0) /* a file system without hard links */
-			return nxp_fail(w->st, NXP_E_INVAL, -1, "%s exists (not overwritten)", w->path);
+			return nxp__error_set(w->st, NXP_E_INVAL, -1, "%s exists (not overwritten)", w->path);
 	}
 	if (rename(w->tmp, w->path) != 0)
-		return nxp_fail(w->st, NXP_E_IO, -1, "rename %s to %s: %s", w->tmp, w->path, strerror(errno));
+		return nxp__error_set(w->st, NXP_E_IO, -1, "rename %s to %s: %s", w->tmp, w->path, strerror(errno));
 	return NXP_OK;
 }
 
@@ -1058,7 +1058,7 @@ static int stream_error(pq_writer *w, struct ArrowArrayStream *in, int e)
 {
 	const char *m = in->get_last_error ? in->get_last_error(in) : NULL;
 	int code = e == ENOMEM ? NXP_E_NOMEM : e == EINVAL ? NXP_E_INVAL : NXP_E_IO;
-	return nxp_fail(w->st, code, -1, "reading the Arrow stream for %s: %s", w->path, m && *m ? m : strerror(e));
+	return nxp__error_set(w->st, code, -1, "reading the Arrow stream for %s: %s", w->path, m && *m ? m : strerror(e));
 }
 
 static int check_options(nxp_parquet_options *o, const nxp_parquet_options *opts, nxp_status *st)
@@ -1066,20 +1066,20 @@ static int check_options(nxp_parquet_options *o, const nxp_parquet_options *opts
 	nxp_parquet_options_init(o);
 	if (opts) {
 		if (!nxp_struct_ok(opts, sizeof(*opts)))
-			return nxp_fail(st, NXP_E_INVAL, -1, "nxp_parquet_options: struct_size too small");
+			return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_parquet_options: struct_size too small");
 		*o = *opts;
 	}
 	if (o->codec < NXP_PARQUET_ZSTD || o->codec > NXP_PARQUET_NONE)
-		return nxp_fail(st, NXP_E_INVAL, -1, "unknown Parquet codec %d", (int)o->codec);
+		return nxp__error_set(st, NXP_E_INVAL, -1, "unknown Parquet codec %d", (int)o->codec);
 	if (o->codec == NXP_PARQUET_ZSTD && o->level && (o->level < -7 || o->level > 22))
-		return nxp_fail(st, NXP_E_INVAL, -1, "zstd level %d out of range (-7..22)", (int)o->level);
+		return nxp__error_set(st, NXP_E_INVAL, -1, "zstd level %d out of range (-7..22)", (int)o->level);
 	if (o->codec == NXP_PARQUET_GZIP && (o->level < 0 || o->level > 9))
-		return nxp_fail(st, NXP_E_INVAL, -1, "gzip level %d out of range (1..9)", (int)o->level);
+		return nxp__error_set(st, NXP_E_INVAL, -1, "gzip level %d out of range (1..9)", (int)o->level);
 	if (o->row_group_bytes < 0)
-		return nxp_fail(st, NXP_E_INVAL, -1, "negative row_group_bytes");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "negative row_group_bytes");
 	for (const char *const *p = o->key_values; p && *p; p += 2)
 		if (!p[1])
-			return nxp_fail(st, NXP_E_INVAL, -1, "key_values: key '%s' has no value", p[0]);
+			return nxp__error_set(st, NXP_E_INVAL, -1, "key_values: key '%s' has no value", p[0]);
 	return NXP_OK;
 }
 
@@ -1110,16 +1110,16 @@ int nxp_parquet_write(const char *path, struct ArrowArrayStream *in, const nxp_p
 {
 	nxp_status_clear(st);
 	if (!in || !in->release || !in->get_schema || !in->get_next)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_parquet_write: no input stream");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_parquet_write: no input stream");
 	nxp_parquet_options o;
 	int rc = NXP_OK;
 	if (!path || !*path)
-		rc = nxp_fail(st, NXP_E_INVAL, -1, "nxp_parquet_write: no path");
+		rc = nxp__error_set(st, NXP_E_INVAL, -1, "nxp_parquet_write: no path");
 	if (!rc)
 		rc = check_options(&o, opts, st);
 	struct stat sb;
 	if (!rc && !o.overwrite && lstat(path, &sb) == 0)
-		rc = nxp_fail(st, NXP_E_INVAL, -1, "%s exists (not overwritten)", path);
+		rc = nxp__error_set(st, NXP_E_INVAL, -1, "%s exists (not overwritten)", path);
 	if (rc) {
 		in->release(in);
 		return rc;
@@ -1159,7 +1159,7 @@ int nxp_parquet_write(const char *path, struct ArrowArrayStream *in, const nxp_p
 		rc = write_footer(&w, o.key_values);
 	if (w.fd >= 0) {
 		if (close(w.fd) != 0 && !rc)
-			rc = nxp_fail(st, NXP_E_IO, -1, "close %s: %s", w.tmp, strerror(errno));
+			rc = nxp__error_set(st, NXP_E_IO, -1, "close %s: %s", w.tmp, strerror(errno));
 		w.fd = -1;
 	}
 	if (!rc)

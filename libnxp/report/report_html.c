@@ -131,7 +131,7 @@ static int opcodes(FILE *f, const nxp_summary *s, int top, nxp_status *st)
 	}
 	op_row *r = calloc(n, sizeof(*r));
 	if (!r)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
 		r[m].o.struct_size = sizeof(r[m].o);
@@ -419,11 +419,11 @@ static int write_file(const char *path, const nxp_report_options *opts, nxp_repo
 	memset(&c, 0, sizeof(c));
 	nxp_report_options_init(&c.o);
 	if (!path || !*path)
-		return nxp_fail(st, NXP_E_INVAL, -1, "%s: NULL path", fn);
+		return nxp__error_set(st, NXP_E_INVAL, -1, "%s: NULL path", fn);
 	if (opts && NXP__STRUCT_IN_DEFAULTS(c.o, opts, NXP_REPORT_OPTIONS_SIZE_V0_2))
-		return nxp_fail(st, NXP_E_INVAL, -1, "%s: options struct_size too small", fn);
+		return nxp__error_set(st, NXP_E_INVAL, -1, "%s: options struct_size too small", fn);
 	if (stats && !nxp__struct_size_ok(stats, NXP_REPORT_STATS_SIZE_V0_2))
-		return nxp_fail(st, NXP_E_INVAL, -1, "%s: stats struct_size too small", fn);
+		return nxp__error_set(st, NXP_E_INVAL, -1, "%s: stats struct_size too small", fn);
 	if (!c.o.columns)
 		c.o.columns = 800;
 	if (!c.o.max_dma_rows)
@@ -432,21 +432,21 @@ static int write_file(const char *path, const nxp_report_options *opts, nxp_repo
 		c.o.top_opcodes = 15;
 	if (c.o.columns < 100 || c.o.columns > 4000 || c.o.max_dma_rows < 1 || c.o.max_dma_rows > 1000 ||
 	    c.o.top_opcodes < 1)
-		return nxp_fail(st, NXP_E_INVAL, -1, "%s: columns must be 100..4000, max_dma_rows 1..1000, top_opcodes >= 1",
+		return nxp__error_set(st, NXP_E_INVAL, -1, "%s: columns must be 100..4000, max_dma_rows 1..1000, top_opcodes >= 1",
 				fn);
 	struct stat sb;
 	if (!c.o.overwrite && stat(path, &sb) == 0)
-		return nxp_fail(st, NXP_E_INVAL, -1, "%s exists (overwrite not allowed)", path);
+		return nxp__error_set(st, NXP_E_INVAL, -1, "%s exists (overwrite not allowed)", path);
 	size_t n = strlen(path);
 	char *tmp = malloc(n + 16);
 	if (!tmp)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		int e = errno;
 		free(tmp);
-		return nxp_fail(st, NXP_E_IO, -1, "cannot create %s: %s", path, strerror(e));
+		return nxp__error_set(st, NXP_E_IO, -1, "cannot create %s: %s", path, strerror(e));
 	}
 	(void)fchmod(fd, 0644);
 	c.f = fdopen(fd, "w");
@@ -455,31 +455,31 @@ static int write_file(const char *path, const nxp_report_options *opts, nxp_repo
 		close(fd);
 		unlink(tmp);
 		free(tmp);
-		return nxp_fail(st, NXP_E_IO, -1, "cannot write %s: %s", path, strerror(e));
+		return nxp__error_set(st, NXP_E_IO, -1, "cannot write %s: %s", path, strerror(e));
 	}
 	c.st = st;
 	c.stats.struct_size = sizeof(c.stats);
 	int rc = body(&c, arg);
 	if (!rc && fflush(c.f)) {
 		int e = errno;
-		rc = nxp_fail(st, NXP_E_IO, -1, "cannot write %s: %s", path, strerror(e));
+		rc = nxp__error_set(st, NXP_E_IO, -1, "cannot write %s: %s", path, strerror(e));
 	}
 	if (!rc && ferror(c.f))
-		rc = nxp_fail(st, NXP_E_IO, -1, "cannot write %s", path);
+		rc = nxp__error_set(st, NXP_E_IO, -1, "cannot write %s", path);
 	if (!rc && fstat(fileno(c.f), &sb) == 0)
 		c.stats.bytes = (int64_t)sb.st_size;
 	if (fclose(c.f) && !rc) {
 		int e = errno;
-		rc = nxp_fail(st, NXP_E_IO, -1, "cannot write %s: %s", path, strerror(e));
+		rc = nxp__error_set(st, NXP_E_IO, -1, "cannot write %s: %s", path, strerror(e));
 	}
 	if (!rc && rename(tmp, path)) {
 		int e = errno;
-		rc = nxp_fail(st, NXP_E_IO, -1, "cannot rename %s to %s: %s", tmp, path, strerror(e));
+		rc = nxp__error_set(st, NXP_E_IO, -1, "cannot rename %s to %s: %s", tmp, path, strerror(e));
 	}
 	if (rc) {
 		unlink(tmp);
 		if (st && !st->code)
-			nxp_fail(st, rc, -1, "%s", nxp_strerror(rc));
+			nxp__error_set(st, rc, -1, "%s", nxp_strerror(rc));
 	}
 	free(tmp);
 	if (!rc && stats)
@@ -513,7 +513,7 @@ NXP_API int nxp_profile_write_report(nxp_profile *p, const char *path, const nxp
 		st = &local;
 	nxp_status_clear(st);
 	if (!p)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_write_report: NULL profile");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_write_report: NULL profile");
 	rp_target t = {p, NULL};
 	return write_file(path, opts, stats, st, "nxp_profile_write_report", profile_page, &t);
 }
@@ -647,9 +647,9 @@ NXP_API int nxp_capture_write_report(const nxp_capture *c, const char *path, con
 		st = &local;
 	nxp_status_clear(st);
 	if (!c)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_capture_write_report: NULL capture");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_capture_write_report: NULL capture");
 	if (!nxp_capture_profile_count(c))
-		return nxp_fail(st, NXP_E_NOT_FOUND, -1, "the capture has no device profile");
+		return nxp__error_set(st, NXP_E_NOT_FOUND, -1, "the capture has no device profile");
 	rp_target t = {NULL, c};
 	return write_file(path, opts, stats, st, "nxp_capture_write_report", capture_page, &t);
 }

@@ -256,7 +256,7 @@ int nxp__rp_activity_read(rp_activity *a, nxp_profile *p, int columns, int max_d
 			if (!last && !(last = add_row(a, kind, at.engine_id, at.pcore_idx,
 						      kind == RP_ROW_DMA_ALL ? "DMA (all queues)" : at.engine))) {
 				nxp_cursor_close(c);
-				return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+				return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 			}
 		}
 		add_busy(a, last, at.start_ts, at.end_ts);
@@ -282,7 +282,7 @@ int nxp__rp_activity_read(rp_activity *a, nxp_profile *p, int columns, int max_d
 			if (!last) {
 				if (!(last = add_row(a, RP_ROW_DMA_QUEUE, -1, d.pcore_idx, qn))) {
 					nxp_cursor_close(c);
-					return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+					return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 				}
 				a->dma_queues++;
 			}
@@ -306,7 +306,7 @@ int nxp__rp_activity_read(rp_activity *a, nxp_profile *p, int columns, int max_d
 		a->npcores += !seen;
 	}
 	if (fold_queues(a, max_dma_rows))
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	return 0;
 }
 

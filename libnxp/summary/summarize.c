@@ -351,7 +351,7 @@ static int do_instruction(pass *ps, const nxp_instruction *in)
 		feed_instr(ps, &early);
 	}
 	else if (rc < 0)
-		return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (summary reorder window)");
+		return nxp__error_set(ps->st, NXP_E_NOMEM, -1, "out of memory (summary reorder window)");
 	return NXP_OK;
 }
 
@@ -377,7 +377,7 @@ static int grow_queues(pass *ps)
 	size_t cap = ps->capq ? ps->capq * 2 : 256;
 	qslot *nq = calloc(cap, sizeof(*nq));
 	if (!nq)
-		return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (summary DMA queue table)");
+		return nxp__error_set(ps->st, NXP_E_NOMEM, -1, "out of memory (summary DMA queue table)");
 	for (size_t k = 0; k < ps->capq; k++) {
 		if (!ps->q[k].used)
 			continue;
@@ -406,7 +406,7 @@ static int find_queue(pass *ps, const nxp_dma_packet *d, qslot **out)
 	}
 	if ((ps->nq + 1) * 2 > ps->capq) {
 		if (ps->nq >= QUEUES_MAX)
-			return nxp_fail(ps->st, NXP_E_LIMIT, -1, "more than %d distinct DMA queues", QUEUES_MAX);
+			return nxp__error_set(ps->st, NXP_E_LIMIT, -1, "more than %d distinct DMA queues", QUEUES_MAX);
 		int rc = grow_queues(ps);
 		if (rc)
 			return rc;
@@ -530,11 +530,11 @@ static int do_throttle(pass *ps, const nxp_throttle *t)
 		}
 	if (!g) {
 		if (ps->ntg >= THROTTLE_GROUPS_MAX)
-			return nxp_fail(ps->st, NXP_E_LIMIT, -1, "more than %d throttle (core, type) groups",
+			return nxp__error_set(ps->st, NXP_E_LIMIT, -1, "more than %d throttle (core, type) groups",
 					THROTTLE_GROUPS_MAX);
 		tgroup *ng = realloc(ps->tg, (ps->ntg + 1) * sizeof(*ng));
 		if (!ng)
-			return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (throttle groups)");
+			return nxp__error_set(ps->st, NXP_E_NOMEM, -1, "out of memory (throttle groups)");
 		ps->tg = ng;
 		g = &ps->tg[ps->ntg++];
 		memset(g, 0, sizeof(*g));
@@ -566,7 +566,7 @@ static int cursor_fail(pass *ps, nxp_cursor *c, int rc)
 	if (c && nxp_cursor_error(c, &tmp) < 0)
 		nxp_status_copy(ps->st, &tmp);
 	else
-		nxp_fail(ps->st, rc, -1, "summary: cursor failed: %s", nxp_strerror(rc));
+		nxp__error_set(ps->st, rc, -1, "summary: cursor failed: %s", nxp_strerror(rc));
 	return rc;
 }
 
@@ -867,7 +867,7 @@ static int fill(pass *ps, nxp_summary *s, const nxp_metadata *md, const nxp_hard
 	if (nrows) {
 		s->opcodes = calloc(nrows, sizeof(*s->opcodes));
 		if (!s->opcodes)
-			return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (opcode summary)");
+			return nxp__error_set(ps->st, NXP_E_NOMEM, -1, "out of memory (opcode summary)");
 		for (size_t k = 0; k < (size_t)NXP_ENGINE_COUNT * OP_SLOTS; k++) {
 			const opacc *a = &ps->ops[k];
 			if (!a->count)
@@ -878,7 +878,7 @@ static int fill(pass *ps, nxp_summary *s, const nxp_metadata *md, const nxp_hard
 			r->opcode_num = (uint32_t)(k % OP_SLOTS);
 			r->opcode = dupstr(a->name);
 			if (!r->opcode)
-				return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (opcode summary)");
+				return nxp__error_set(ps->st, NXP_E_NOMEM, -1, "out of memory (opcode summary)");
 			s->n_opcodes++;
 			r->instruction_count = a->count;
 			r->instruction_time_ns = a->time_ns;
@@ -891,7 +891,7 @@ static int fill(pass *ps, nxp_summary *s, const nxp_metadata *md, const nxp_hard
 	if (ps->ntg) {
 		s->throttles = calloc(ps->ntg, sizeof(*s->throttles));
 		if (!s->throttles)
-			return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (throttle summary)");
+			return nxp__error_set(ps->st, NXP_E_NOMEM, -1, "out of memory (throttle summary)");
 		for (size_t k = 1; k < ps->ntg; k++) { /* insertion sort: a handful of groups */
 			tgroup g = ps->tg[k];
 			size_t j = k;
@@ -907,7 +907,7 @@ static int fill(pass *ps, nxp_summary *s, const nxp_metadata *md, const nxp_hard
 			nxp_summary_throttle_row *r = &s->throttles[s->n_throttles];
 			r->throttle_type = dupstr(g->type);
 			if (!r->throttle_type)
-				return nxp_fail(ps->st, NXP_E_NOMEM, -1, "out of memory (throttle summary)");
+				return nxp__error_set(ps->st, NXP_E_NOMEM, -1, "out of memory (throttle summary)");
 			s->n_throttles++;
 			r->nc_idx = (int32_t)g->pcore;
 			r->throttle_active_time_ns = nxp_union_length(&g->u);
@@ -933,7 +933,7 @@ static int pass_init(pass *ps, nxp_profile *p, const region *rg, const nxp_metad
 	ps->rg = *rg;
 	ps->ops = calloc((size_t)NXP_ENGINE_COUNT * OP_SLOTS, sizeof(*ps->ops));
 	if (!ps->ops)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
 	ps->p = p;
 	ps->neff = nxp_profile_neff(p);
 	ps->st = st;
@@ -1104,7 +1104,7 @@ static int parallel_pass(pass *into, const nxp_metadata *md, const nxp_hardware 
 	nxp_pool *pool = NULL;
 	int rc = NXP_OK, inited = 0;
 	if (!t || !bufs) {
-		rc = nxp_fail(into->st, NXP_E_NOMEM, -1, "out of memory (parallel summary)");
+		rc = nxp__error_set(into->st, NXP_E_NOMEM, -1, "out of memory (parallel summary)");
 		goto out;
 	}
 	for (; inited < PT_N; inited++) {
@@ -1123,7 +1123,7 @@ static int parallel_pass(pass *into, const nxp_metadata *md, const nxp_hardware 
 	/* I and D must run at once (the merge waits on both): at least 2 workers. */
 	rc = nxp_pool_new(&pool, threads < 2 ? 2 : threads > PT_N ? PT_N : threads, PT_N);
 	if (rc) {
-		rc = nxp_fail(into->st, rc, -1, "cannot start the summary threads");
+		rc = nxp__error_set(into->st, rc, -1, "cannot start the summary threads");
 		goto out;
 	}
 	for (int k = 0; k < PT_N; k++)
@@ -1230,15 +1230,15 @@ static int execution_window(nxp_profile *p, int32_t index, region *rg, nxp_statu
 		if (nxp_cursor_error(c, &tmp) < 0)
 			nxp_status_copy(st, &tmp);
 		else
-			nxp_fail(st, rc, -1, "summary: ExecutionInfo cursor failed: %s", nxp_strerror(rc));
+			nxp__error_set(st, rc, -1, "summary: ExecutionInfo cursor failed: %s", nxp_strerror(rc));
 		nxp_cursor_close(c);
 		return rc;
 	}
 	nxp_cursor_close(c);
 	if (lo > hi) {
 		if (!rows)
-			return nxp_fail(st, NXP_E_RANGE, -1, "execution %d: the profile has no ExecutionInfo rows", index);
-		return nxp_fail(st, NXP_E_RANGE, -1, "execution %d: the profile's executions are 0..%d", index,
+			return nxp__error_set(st, NXP_E_RANGE, -1, "execution %d: the profile has no ExecutionInfo rows", index);
+		return nxp__error_set(st, NXP_E_RANGE, -1, "execution %d: the profile's executions are 0..%d", index,
 				max_index);
 	}
 	if (lo > rg->lo)
@@ -1256,17 +1256,17 @@ static int summarize(nxp_profile *p, const nxp_hardware *hw_in, int32_t threads,
 	if (out)
 		*out = NULL;
 	if (!p || !out)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_summarize: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_summarize: NULL argument");
 	if (threads < 0)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_summarize: negative thread count");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_summarize: negative thread count");
 	region rg = {INT64_MIN, INT64_MAX, -1, 0};
 	if (o) {
 		if (o->start_ts >= o->end_ts)
-			return nxp_fail(st, NXP_E_INVAL, -1,
+			return nxp__error_set(st, NXP_E_INVAL, -1,
 					"nxp_profile_summarize_opts: empty window (start_ts %lld is not before end_ts %lld)",
 					(long long)o->start_ts, (long long)o->end_ts);
 		if (o->pcore_idx < -1 || o->execution_index < -1)
-			return nxp_fail(st, NXP_E_INVAL, -1,
+			return nxp__error_set(st, NXP_E_INVAL, -1,
 					"nxp_profile_summarize_opts: pcore_idx and execution_index are -1 (all) or an index");
 		rg.lo = o->start_ts;
 		rg.hi = o->end_ts;
@@ -1279,10 +1279,10 @@ static int summarize(nxp_profile *p, const nxp_hardware *hw_in, int32_t threads,
 	md.struct_size = sizeof(md);
 	int rc = nxp_profile_get_metadata(p, &md);
 	if (rc)
-		return nxp_fail(st, rc, -1, "nxp_profile_summarize: cannot read the profile's metadata");
+		return nxp__error_set(st, rc, -1, "nxp_profile_summarize: cannot read the profile's metadata");
 	if (hw_in) {
 		if (nxp_hardware_import(&hw, hw_in) != NXP_OK)
-			return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_summarize: hardware struct_size too small");
+			return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_summarize: hardware struct_size too small");
 		hwp = &hw;
 	} else {
 		hw.struct_size = sizeof(hw);
@@ -1292,7 +1292,7 @@ static int summarize(nxp_profile *p, const nxp_hardware *hw_in, int32_t threads,
 	if (hwp && hw.num_physical_cores <= 0)
 		hw.num_physical_cores = md.num_physical_cores > 0 ? md.num_physical_cores : 1;
 	if (rg.pcore >= 0 && rg.pcore >= (md.num_physical_cores > 0 ? md.num_physical_cores : 1))
-		return nxp_fail(st, NXP_E_RANGE, -1, "pcore_idx %lld: the profile's physical cores are 0..%d",
+		return nxp__error_set(st, NXP_E_RANGE, -1, "pcore_idx %lld: the profile's physical cores are 0..%d",
 				(long long)rg.pcore, (md.num_physical_cores > 0 ? md.num_physical_cores : 1) - 1);
 	if (o && o->execution_index >= 0 && (rc = execution_window(p, o->execution_index, &rg, st)) != NXP_OK)
 		return rc;
@@ -1302,10 +1302,10 @@ static int summarize(nxp_profile *p, const nxp_hardware *hw_in, int32_t threads,
 	pass *ps = calloc(1, sizeof(*ps));
 	nxp_summary *s = NULL;
 	if (!ps)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
 	rc = pass_init(ps, p, &rg, &md, hwp, st);
 	if (!rc && nxp_summary_new(&s) != NXP_OK)
-		rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
+		rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
 	if (rc)
 		goto out;
 
@@ -1339,7 +1339,7 @@ int nxp_profile_summarize_opts(nxp_profile *p, const nxp_summary_options *o, nxp
 	if (o && (o->struct_size < NXP_SUMMARY_OPTIONS_SIZE_V0_2)) {
 		if (out)
 			*out = NULL;
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_summarize_opts: options struct_size too small");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_summarize_opts: options struct_size too small");
 	}
 	return summarize(p, o ? o->hw : NULL, o ? o->threads : 0, o, out, st);
 }
