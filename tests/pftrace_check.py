@@ -27,6 +27,7 @@ usage: pftrace_check.py --cli NXP --neff N --ntff T [--pftrace F] [--chrome F]
   --truncated: the trace must say it was stopped (a note on the "notes" track)
 """
 import argparse
+import os
 import collections
 import decimal
 import gzip
@@ -276,8 +277,9 @@ def base_name(tracks, t):
     return t.name
 
 
-def check_perfetto(path, tables, subset, truncated):
-    tracks, events = read_perfetto(path)
+def structure(tracks, events):
+    """Tracks and parents exist, counters on counter tracks, slices pair and nest
+    properly per track as trace_processor pairs them.  Returns (begin event, dur)."""
     for t in tracks.values():
         if t.parent and t.parent not in tracks:
             fail("track %r has a parent %d that does not exist" % (t.name, t.parent))
@@ -323,6 +325,12 @@ def check_perfetto(path, tables, subset, truncated):
                 slices.append((events[b], ts - events[b]["ts"]))
         if stack:
             fail("%d slices left open on track %r" % (len(stack), tracks[uuid].name))
+    return slices
+
+
+def check_perfetto(path, tables, subset, truncated):
+    tracks, events = read_perfetto(path)
+    slices = structure(tracks, events)
 
     def multiset_cmp(what, want, got):
         if subset:
@@ -430,6 +438,47 @@ def check_chrome(path, tables, subset):
     print("%s: %d events, %d instruction and %d DMA X events checked" % (path, len(evs), sum(got_i.values()), sum(got_d.values())))
 
 
+def check_system(path, cli, capdir):
+    """--system: the system_profile.pftrace of a capture.  One slice per row of
+    `nxp dump --system DIR` (same name, start and duration), every slice track
+    under a process track, host CPU / memory counters when the capture has
+    cpu_util.pb / host_mem.pb."""
+    tracks, events = read_perfetto(path)
+    slices = structure(tracks, events)
+    p = subprocess.run([cli, "dump", "--system", capdir, "--format", "jsonl"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode:
+        fail("nxp dump --system %s failed: %s" % (capdir, p.stderr.decode()))
+    rows = [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
+    instants = [ev for ev in events if ev["type"] == TYPE_INSTANT]
+    counters = [ev for ev in events if ev["type"] == TYPE_COUNTER]
+    if len(slices) != len(rows):
+        fail("%d slices, %d system rows" % (len(slices), len(rows)))
+    want = collections.Counter((r["name"], int(r["start_ts"]), max(0, int(r["end_ts"]) - int(r["start_ts"])))
+                               for r in rows)
+    got = collections.Counter((ev["name"], ev["ts"], dur) for ev, dur in slices)
+    if want != got:
+        fail("system slices differ from the rows: missing %s, extra %s" %
+             (list((want - got).items())[:3], list((got - want).items())[:3]))
+    for ev, _ in slices:
+        t = tracks[ev["track"]]
+        par = tracks.get(t.parent)
+        if par is None or not par.is_process:
+            fail("system slice track %r is not under a process track" % t.name)
+    files = set()
+    for root, _, names in os.walk(capdir):
+        files.update(names)
+    ctracks = {t.name for t in tracks.values() if t.is_counter}
+    if "cpu_util.pb" in files and not any(n and n.startswith("CPU ") for n in ctracks):
+        fail("the capture has cpu_util.pb but no CPU counter track")
+    if "host_mem.pb" in files and "host memory used bytes" not in ctracks:
+        fail("the capture has host_mem.pb but no host memory counter track")
+    if ctracks and not counters:
+        fail("counter tracks without values")
+    print("%s: %d slices (= %d system rows), %d instants, %d counter values on %d counter tracks, %d tracks" %
+          (path, len(slices), len(rows), len(instants), len(counters), len(ctracks), len(tracks)))
+
+
 def dump(cli, neff, ntff, table):
     p = subprocess.run([cli, "dump", neff, ntff, "--table", table, "--format", "jsonl"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -440,13 +489,28 @@ def dump(cli, neff, ntff, table):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
-    ap.add_argument("--neff", required=True)
-    ap.add_argument("--ntff", required=True)
+    ap.add_argument("--neff")
+    ap.add_argument("--ntff")
+    ap.add_argument("--system", metavar="PFTRACE", help="check a capture's system_profile.pftrace")
+    ap.add_argument("--capture", metavar="DIR", help="with --system: the capture directory")
     ap.add_argument("--pftrace")
     ap.add_argument("--chrome")
     ap.add_argument("--subset", action="store_true")
     ap.add_argument("--truncated", action="store_true")
     a = ap.parse_args()
+    if a.system:
+        if not a.capture:
+            ap.error("--system needs --capture DIR")
+        try:
+            check_system(a.system, a.cli, a.capture)
+        except WireError as e:
+            fail("malformed protobuf: %s" % e)
+        if FAILS:
+            print("%d failures" % len(FAILS), file=sys.stderr)
+            return 1
+        return 0
+    if not a.neff or not a.ntff:
+        ap.error("--neff and --ntff are needed")
     tables = {t: dump(a.cli, a.neff, a.ntff, t) for t in ("instruction", "dma", "semaphore")}
     try:
         if a.pftrace:

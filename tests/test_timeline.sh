@@ -95,4 +95,35 @@ if "$py" "$check" --cli "$NXP_CLI" --neff "$tmp/mlp.neff" --ntff "$tmp/mlp.ntff"
 	--pftrace "$tmp/demo.pftrace" 2>/dev/null; then
 	fail "checker accepted another profile's trace"
 fi
+# 7. a capture: OUT/device_profile_<NTFF name>.pftrace per device profile, each
+#    checked against its own profile, and OUT/system_profile.pftrace with one
+#    slice per `nxp dump --system` row and the CPU / memory counters.
+"$NXP_CLI" synth --capture "$tmp/cap" --ranks 2 --workload mlp --arch trn2 --seed 5 --instructions 3000 \
+	--quiet >/dev/null || fail "synth --capture"
+"$NXP_CLI" export --capture "$tmp/cap" --format perfetto -o "$tmp/capout" --quiet || fail "capture export"
+want=$(for f in "$tmp"/cap/*/*.ntff; do echo "device_profile_$(basename "$f" .ntff).pftrace"; done |
+	{ cat; echo system_profile.pftrace; } | LC_ALL=C sort)
+got=$(ls "$tmp/capout" | LC_ALL=C sort)
+[ "$want" = "$got" ] || fail "capture export files: got '$got', want '$want'"
+[ "$(ls "$tmp"/cap/*/*.ntff | wc -l)" -eq 2 ] || fail "synth --ranks 2 did not make two profiles"
+for f in "$tmp"/cap/*/*.ntff; do
+	b=$(basename "$f" .ntff)
+	neff=$(ls "$(dirname "$f")"/*.neff | head -1)
+	"$py" "$check" --cli "$NXP_CLI" --neff "$neff" --ntff "$f" \
+		--pftrace "$tmp/capout/device_profile_$b.pftrace" || fail "capture device profile $b"
+done
+"$py" "$check" --cli "$NXP_CLI" --system "$tmp/capout/system_profile.pftrace" --capture "$tmp/cap" ||
+	fail "capture system profile"
+#    the system check fails on another capture's file
+"$NXP_CLI" synth --capture "$tmp/cap1" --ranks 1 --workload matmul --arch trn1 --seed 9 --quiet >/dev/null ||
+	fail "synth --capture (1 rank)"
+if "$py" "$check" --cli "$NXP_CLI" --system "$tmp/capout/system_profile.pftrace" --capture "$tmp/cap1" \
+	>/dev/null 2>&1; then
+	fail "checker accepted another capture's system trace"
+fi
+#    an existing file is refused without --force; with it the export is redone
+"$NXP_CLI" export --capture "$tmp/cap" --format perfetto -o "$tmp/capout" 2>/dev/null &&
+	fail "capture export overwrote without --force"
+"$NXP_CLI" export --capture "$tmp/cap" --format perfetto -o "$tmp/capout" --force --quiet ||
+	fail "capture export --force"
 echo "timeline: all checks passed"

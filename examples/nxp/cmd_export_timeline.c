@@ -11,6 +11,9 @@
 	"nxp export NEFF NTFF --format perfetto|chrome-json -o FILE [--from T] [--to T]\n"          \
 	"      [--engine E] [--execution N] [--max-events N] [--window NS] [--force] [--quiet]\n"     \
 	"      [--allow-mismatch]\n"                                                                  \
+	"  nxp export --capture DIR --format perfetto -o OUTDIR [--force] [--quiet]\n"               \
+	"      OUTDIR/device_profile_<NTFF name>.pftrace per device profile and\n"                   \
+	"      OUTDIR/system_profile.pftrace (system events as slices, CPU and memory counters)\n"    \
 	"      the device profile as a timeline: a Perfetto trace (open FILE in ui.perfetto.dev),\n"  \
 	"      or Chrome JSON (FILE ending in .gz is gzip'd); T in ns or +1.5ms from the trace\n"     \
 	"      start; --engine: only that engine's instructions; --execution N: only its time;\n"     \
@@ -19,7 +22,7 @@
 
 int cmd_export_timeline(int argc, char **argv)
 {
-	const char *paths[2] = {NULL, NULL}, *out = NULL, *format = NULL;
+	const char *paths[2] = {NULL, NULL}, *out = NULL, *format = NULL, *capture = NULL;
 	int npaths = 0, quiet = 0, from_rel = 0, to_rel = 0;
 	int64_t from = INT64_MIN, to = INT64_MAX, v;
 	nxp_timeline_options to_opts;
@@ -45,6 +48,8 @@ int cmd_export_timeline(int argc, char **argv)
 				out = val;
 			} else if (!strcmp(a, "--format")) {
 				format = val;
+			} else if (!strcmp(a, "--capture")) {
+				capture = val;
 			} else if (!strcmp(a, "--from")) {
 				if (cli_parse_time(val, &from, &from_rel))
 					return cli_bad_usage("export", TL_USAGE, "bad time '%s'", val);
@@ -81,6 +86,36 @@ int cmd_export_timeline(int argc, char **argv)
 		to_opts.format = NXP_TIMELINE_CHROME_JSON;
 	else
 		return cli_bad_usage("export", TL_USAGE, "unknown --format '%s' (perfetto, chrome-json)", format);
+	if (capture) {
+		if (npaths)
+			return cli_bad_usage("export", TL_USAGE, "--capture takes no NEFF/NTFF ('%s')", paths[0]);
+		if (!out)
+			return cli_bad_usage("export", TL_USAGE, "-o OUTDIR is needed");
+		if (to_opts.format != NXP_TIMELINE_PERFETTO)
+			return cli_bad_usage("export", TL_USAGE, "--capture writes --format perfetto only");
+		if (from != INT64_MIN || to != INT64_MAX || to_opts.engine >= 0 || to_opts.execution >= 0)
+			return cli_bad_usage("export", TL_USAGE,
+					     "--capture takes no --from/--to/--engine/--execution (one profile's options)");
+		nxp_status st;
+		nxp_status_init(&st);
+		nxp_timeline_stats ts;
+		memset(&ts, 0, sizeof(ts));
+		ts.struct_size = sizeof(ts);
+		if (nxp_capture_export_timeline(capture, out, &to_opts, &ts, &st))
+			return cli_error("export", &st);
+		if (ts.truncated)
+			fprintf(stderr, "nxp export: note: --max-events %lld reached in a device profile\n",
+				(long long)to_opts.max_events);
+		if (ts.read_errors || ts.bad_records || ts.skipped_sections)
+			fprintf(stderr,
+				"nxp export: warning: damaged device profiles: %d table(s) stopped on a read error, "
+				"%lld record(s) and %lld section(s) skipped\n",
+				(int)ts.read_errors, (long long)ts.bad_records, (long long)ts.skipped_sections);
+		if (!quiet)
+			fprintf(stderr, "nxp export: %s: %lld events on %lld tracks, %lld bytes\n", out,
+				(long long)ts.events, (long long)ts.tracks, (long long)ts.bytes);
+		return 0;
+	}
 	if (npaths != 2)
 		return cli_bad_usage("export", TL_USAGE, "a NEFF and an NTFF are needed");
 	if (!out)

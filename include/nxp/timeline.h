@@ -102,6 +102,25 @@ typedef struct nxp_timeline_stats {
 NXP_API int nxp_profile_export_timeline(nxp_profile *p, const char *path, const nxp_timeline_options *opts,
 					nxp_timeline_stats *stats, nxp_status *st);
 
+/**
+ * Export a whole capture directory `dir` (as nxp_capture_open() reads it) to
+ * the directory `out_dir` (created if missing) as Perfetto traces named as the
+ * reference tool names them: `device_profile_<name>.pftrace` per device
+ * profile with both NEFF and NTFF (<name> = the NTFF file name without
+ * ".ntff"; content as nxp_profile_export_timeline() with `opts`), and
+ * `system_profile.pftrace`: the system events as slices, a process-level
+ * track per (instance_id, process_id) and under it a slice track per
+ * (worker_gid, thread_id) -- the reference tool's default grouping, without
+ * lnc_idx, which nxp_system_event does not have -- and the host's CPU usage
+ * ("CPU <id> %") and memory ("host memory used bytes") as counter tracks under
+ * their process when the capture has cpu_util.pb / host_mem.pb.  System times
+ * are host Unix ns.  `stats` sums every file written.  opts->format must be
+ * NXP_TIMELINE_PERFETTO.  Errors: as nxp_profile_export_timeline(), those of
+ * nxp_capture_open(), and a system file that cannot be read.  Since 0.2.
+ */
+NXP_API int nxp_capture_export_timeline(const char *dir, const char *out_dir, const nxp_timeline_options *opts,
+					nxp_timeline_stats *stats, nxp_status *st);
+
 /** @name First published sizes (ABI), see doc/api.md "ABI rules" (since 0.2) */
 /**@{*/
 #define NXP_TIMELINE_OPTIONS_SIZE_V0_2 (offsetof(nxp_timeline_options, overwrite) + sizeof(((nxp_timeline_options *)0)->overwrite)) /**< 72 on LP64 */
