@@ -262,6 +262,34 @@ START_TEST(test_options)
 }
 END_TEST
 
+START_TEST(test_capture_misuse)
+{
+	nxp_status st;
+	nxp_status_init(&st);
+	char out[512], missing[512];
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(missing, sizeof(missing), "%s/no-such-capture", dir);
+	ck_assert_int_eq(nxp_capture_export_timeline(NULL, out, NULL, NULL, &st), NXP_E_INVAL);
+	ck_assert_int_eq(nxp_capture_export_timeline(dir, NULL, NULL, NULL, &st), NXP_E_INVAL);
+	ck_assert_int_eq(nxp_capture_export_timeline(dir, "", NULL, NULL, NULL), NXP_E_INVAL);
+	nxp_timeline_options o;
+	nxp_timeline_options_init(&o);
+	o.format = NXP_TIMELINE_CHROME_JSON;
+	ck_assert_int_eq(nxp_capture_export_timeline(dir, out, &o, NULL, &st), NXP_E_INVAL);
+	ck_assert(strstr(st.message, "Perfetto") != NULL);
+	nxp_timeline_options_init(&o);
+	o.struct_size = NXP_TIMELINE_OPTIONS_SIZE_V0_2 - 1;
+	ck_assert_int_eq(nxp_capture_export_timeline(dir, out, &o, NULL, &st), NXP_E_INVAL);
+	nxp_timeline_stats ts;
+	ts.struct_size = 8;
+	ck_assert_int_eq(nxp_capture_export_timeline(dir, out, NULL, &ts, &st), NXP_E_INVAL);
+	ck_assert_int_ne(nxp_capture_export_timeline(missing, out, NULL, NULL, &st), 0);
+	ck_assert(st.message[0] != 0);
+	struct stat sb;
+	ck_assert_int_ne(stat(out, &sb), 0); /* nothing created by any of these */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("timeline");
@@ -271,6 +299,7 @@ int main(void)
 	tcase_add_test(tc, test_files);
 	tcase_add_test(tc, test_chrome_counts);
 	tcase_add_test(tc, test_options);
+	tcase_add_test(tc, test_capture_misuse);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
