@@ -462,8 +462,7 @@ def check_system(path, cli, capdir):
              (list((want - got).items())[:3], list((got - want).items())[:3]))
     for ev, _ in slices:
         t = tracks[ev["track"]]
-        par = tracks.get(t.parent)
-        if par is None or not par.is_process:
+        if t.is_process or process_of(tracks, t) is None:
             fail("system slice track %r is not under a process track" % t.name)
     files = set()
     for root, _, names in os.walk(capdir):

@@ -114,6 +114,21 @@ for f in "$tmp"/cap/*/*.ntff; do
 done
 "$py" "$check" --cli "$NXP_CLI" --system "$tmp/capout/system_profile.pftrace" --capture "$tmp/cap" ||
 	fail "capture system profile"
+#    rows of one thread that overlap partly or come out of time order go to
+#    lane tracks: the system file still pairs and nests properly
+mkdir -p "$tmp/capj/i-0abc_pid_7"
+cat >"$tmp/capj/i-0abc_pid_7/trace.json" <<'JSON'
+{"traceEvents":[
+{"name":"A","ph":"X","ts":100,"dur":10,"pid":7,"tid":1},
+{"name":"B","ph":"X","ts":105,"dur":10,"pid":7,"tid":1},
+{"name":"C","ph":"X","ts":102,"dur":1,"pid":7,"tid":1},
+{"name":"D","ph":"X","ts":101,"dur":2,"pid":7,"tid":1},
+{"name":"E","ph":"X","ts":50,"dur":200,"pid":7,"tid":1}
+]}
+JSON
+"$NXP_CLI" export --capture "$tmp/capj" --format perfetto -o "$tmp/capjout" --quiet || fail "trace.json capture export"
+"$py" "$check" --cli "$NXP_CLI" --system "$tmp/capjout/system_profile.pftrace" --capture "$tmp/capj" ||
+	fail "overlapping system rows"
 #    the system check fails on another capture's file
 "$NXP_CLI" synth --capture "$tmp/cap1" --ranks 1 --workload matmul --arch trn1 --seed 9 --quiet >/dev/null ||
 	fail "synth --capture (1 rank)"

@@ -9,8 +9,12 @@
  * track per primary group (instance_id, process_id) and under it one slice
  * track per secondary group (worker_gid, lnc_idx, thread_id).  nxp_system_event
  * has no lnc_idx: the secondary key is worker_gid and thread_id (doc/timeline.md).
- * Rows are written in the order the cursor returns them; they are not put on
- * lanes, so partly overlapping rows of one thread may nest wrongly in the UI. */
+ * Rows are written in the order the cursor returns them.  Perfetto pairs a
+ * track's slices by time, so a slice track takes a row only when the row keeps
+ * the track properly nested (it starts at or after the track's last start and
+ * ends inside its open ancestor, or after it); a row that does not fit goes to
+ * the first lane track ("<name> lane k") where it does, up to TL_SYS_LANES
+ * lanes (past that the last lane takes it, and may nest wrongly). */
 #include "timeline_priv.h"
 
 #include "nxp/system.h"
@@ -26,10 +30,35 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define TL_SYS_LANES 64
+#define TL_SYS_DEPTH 32
+
 typedef struct cgroup {
 	char *key;      /* "P|<instance>|<pid>" or "S|<primary>|<gid>|<tid>" or "C|<primary>|<cpu>" */
 	uint64_t uuid;
+	/* slice tracks: the last start and the ends of the open slices */
+	int64_t last_start;
+	int64_t ends[TL_SYS_DEPTH];
+	int depth;
 } cgroup;
+
+/* Does [a, b] keep slice track g properly nested?  If so, record it. */
+static int lane_take(cgroup *g, int64_t a, int64_t b, int force)
+{
+	if (g->depth && a < g->last_start && !force)
+		return 0;
+	while (g->depth && g->ends[g->depth - 1] <= a)
+		g->depth--;
+	if (g->depth && b > g->ends[g->depth - 1] && !force)
+		return 0;
+	if (g->depth == TL_SYS_DEPTH && !force)
+		return 0;
+	if (g->depth == TL_SYS_DEPTH)
+		g->depth--;
+	g->ends[g->depth++] = b;
+	g->last_start = a;
+	return 1;
+}
 
 typedef struct sx {
 	tl_sink *sink;
@@ -65,11 +94,20 @@ static uint64_t sx_track(sx *x, const char *key, uint64_t parent, int kind, cons
 		free(k);
 		return 0;
 	}
+	memset(&x->g[x->n], 0, sizeof(x->g[x->n]));
 	x->g[x->n].key = k;
 	x->g[x->n].uuid = uuid;
 	x->n++;
 	x->tracks++;
 	return uuid;
+}
+
+static cgroup *sx_find(sx *x, uint64_t uuid)
+{
+	for (size_t i = x->n; i-- > 0;)
+		if (x->g[i].uuid == uuid)
+			return &x->g[i];
+	return NULL;
 }
 
 static uint64_t sx_primary(sx *x, const char *instance_id, int64_t process_id, const char *pid_text, int32_t *pid)
@@ -110,7 +148,18 @@ static int sx_events(sx *x, const nxp_capture *c, const char *dir)
 			snprintf(name, sizeof(name), "worker %lld thread %s", (long long)e.worker_gid, e.tid ? e.tid : "?");
 		else
 			snprintf(name, sizeof(name), "thread %s", e.tid && *e.tid ? e.tid : "?");
+		int64_t dur = e.end_ts > e.start_ts ? e.end_ts - e.start_ts : 0;
 		uint64_t t = p ? sx_track(x, key, p, TL_TRACK_SLICE, name, pid, NULL) : 0;
+		uint64_t base = t;
+		for (int lane = 1; t; lane++) {
+			cgroup *g = sx_find(x, t);
+			if (!g || lane_take(g, e.start_ts, e.start_ts + dur, lane > TL_SYS_LANES))
+				break;
+			char lkey[700], lname[300];
+			snprintf(lkey, sizeof(lkey), "%s|lane %d", key, lane);
+			snprintf(lname, sizeof(lname), "%s lane %d", name, lane);
+			t = sx_track(x, lkey, base, TL_TRACK_SLICE, lname, pid, NULL);
+		}
 		if (!t) {
 			nxp_system_events_close(ev);
 			return nxp_fail(x->st, NXP_E_NOMEM, -1, "out of memory (system timeline tracks)");
@@ -123,7 +172,6 @@ static int sx_events(sx *x, const nxp_capture *c, const char *dir)
 			{"flow_id", TL_ARG_STRING, 0, 0, e.flow_id ? e.flow_id : ""},
 			{"flags", TL_ARG_INT, (int64_t)e.flags, 0, NULL},
 		};
-		int64_t dur = e.end_ts > e.start_ts ? e.end_ts - e.start_ts : 0;
 		tl_event te = {t, e.start_ts, dur, e.name && *e.name ? e.name : "?", a, 6, NULL, 0, NULL, 0};
 		if (x->sink->event(x->sink, &te)) {
 			nxp_system_events_close(ev);
