@@ -12,10 +12,13 @@
 #include "cli.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define USAGE                                                                         \
-	"nxp compare CAPTURE_DIR [--json] [--arch trn1|inf2|trn2|trn3]\n"            \
+	"nxp compare CAPTURE_DIR [--json] [--arch trn1|inf2|trn2|trn3] [--threads N]\n" \
+	"  --threads: profiles read at once (default 0 = all cores, 1 = one by one;\n"    \
+	"  same rows either way)\n"                                                      \
 	"  one row per device profile, slowest first: total time, gap to the fastest,\n" \
 	"  MFU, engine and DMA active time, throttling, host nrt_execute times and start\n" \
 	"  skew, the figure that explains the gap; then the straggler insight"
@@ -130,6 +133,13 @@ int cmd_compare(int argc, char **argv)
 			if (i + 1 == argc)
 				return cli_bad_usage("compare", USAGE, "--arch needs a value (trn1, inf2, trn2, trn3)");
 			arch = argv[++i];
+		} else if (!strcmp(argv[i], "--threads")) {
+			char *end = NULL;
+			long n = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : -1;
+			if (i + 1 == argc || !end || *end || end == argv[i + 1] || n < 0 || n > 1024)
+				return cli_bad_usage("compare", USAGE, "--threads needs a count (0 = all cores)");
+			/* the library's capture fan-out width (see nxp_capture_compare) */
+			setenv("NXP_THREADS", argv[++i], 1);
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return cli_help(USAGE);
 		else if (argv[i][0] == '-' && argv[i][1])

@@ -13,10 +13,12 @@
 	"      [--quiet] [--allow-mismatch]\n"                                                        \
 	"  nxp export --system DIR|FILE -o DIR [--tables T,...] [--compression ...] [--force]\n"      \
 	"  nxp export --capture DIR -o OUT [--tables T,...] [--compression ...] [--force]\n"       \
+	"      [--threads N]\n"                                                                      \
 	"      every table as DIR/<Table>.parquet (Instruction, DmaPacket, ..., SchemaFields);\n"    \
 	"      --capture: OUT/<Table>/profile=<NTFF name>/part-0.parquet for every device\n"        \
 	"      profile, OUT/<Table>/part-0.parquet for the system tables (Hive partitions);\n"      \
-	"      existing files are refused without --force\n"
+	"      existing files are refused without --force; --threads: profiles exported at once\n" \
+	"      (default 0 = all cores, 1 = one by one; the same files either way)\n"
 
 static void progress(void *user, const char *table, int done, int total)
 {
@@ -70,7 +72,7 @@ int cmd_export(int argc, char **argv)
 	for (int i = 1; i + 1 < argc; i++)
 		if (!strcmp(argv[i], "--format"))
 			return cmd_export_timeline(argc, argv);
-	const char *paths[2] = {NULL, NULL}, *out = NULL, *system = NULL, *tables = NULL, *capture = NULL;
+	const char *paths[2] = {NULL, NULL}, *out = NULL, *system = NULL, *tables = NULL, *capture = NULL, *threads = NULL;
 	int npaths = 0, quiet = 0;
 	nxp_export_options eo;
 	nxp_export_options_init(&eo);
@@ -107,6 +109,12 @@ int cmd_export(int argc, char **argv)
 				eo.codec = NXP_PARQUET_NONE;
 			else
 				return cli_bad_usage("export", USAGE, "unknown --compression '%s' (zstd, gzip, none)", c);
+		} else if (!strcmp(a, "--threads")) {
+			char *end = NULL;
+			long n = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : -1;
+			if (i + 1 == argc || !end || *end || end == argv[i + 1] || n < 0 || n > 1024)
+				return cli_bad_usage("export", USAGE, "--threads needs a count (0 = all cores)");
+			threads = argv[++i];
 		} else if (!strcmp(a, "--force")) {
 			eo.overwrite = 1;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
@@ -127,6 +135,10 @@ int cmd_export(int argc, char **argv)
 		return cli_bad_usage("export", USAGE, "no output directory (-o DIR)");
 	if (system && capture)
 		return cli_bad_usage("export", USAGE, "--system and --capture exclude each other");
+	if (threads && !capture)
+		return cli_bad_usage("export", USAGE, "--threads applies to --capture");
+	if (threads) /* the library's capture fan-out width (see nxp_capture_export_parquet) */
+		setenv("NXP_THREADS", threads, 1);
 	if ((system || capture) && npaths)
 		return cli_bad_usage("export", USAGE, "--%s takes no NEFF/NTFF ('%s')", system ? "system" : "capture",
 				     paths[0]);
