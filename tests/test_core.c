@@ -2,10 +2,14 @@
 /* Core: version, errors, status, byte sources. */
 #include "source.h"
 #include "status.h"
+#include "system_priv.h"
 #include "testutil.h"
+
+#include <nxp/neff.h>
 
 #include <check.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -147,6 +151,34 @@ START_TEST(test_source_misuse)
 }
 END_TEST
 
+/* The generated "Operation(N)" / "func(N)" tables and the JSON escape test
+ * give what the 256-entry literal tables gave (entries 0, 127, 255 pinned). */
+START_TEST(test_generated_tables)
+{
+	ck_assert_int_eq(nxp_opcode_from_name("Operation(0)"), 0);
+	ck_assert_int_eq(nxp_opcode_from_name("Operation(127)"), 127);
+	ck_assert_int_eq(nxp_opcode_from_name("operation(255)"), 255);
+	ck_assert_int_eq(nxp_opcode_from_name("Operation(00)"), -1);
+	uint8_t raw[NXP_NEFF_INSTRUCTION_SIZE] = {0};
+	nxp_neff_instruction in = {.struct_size = sizeof(in)};
+	raw[0] = 0x21; /* ACTIVATE */
+	raw[1] = 16;   /* inst_word_len */
+	for (unsigned f = 10; f < 256; f++) {
+		char want[32];
+		snprintf(want, sizeof(want), "func(%u)", f);
+		raw[15] = (uint8_t)f;
+		ck_assert_int_eq(nxp_instruction_decode(raw, sizeof(raw), NXP_ENGINE_SCALAR, &in, NULL, 0), NXP_OK);
+		ck_assert_str_eq(in.opcode, "ACTIVATE");
+		ck_assert_str_eq(in.scalar_activation_fn, want);
+	}
+	sbuf b = {0};
+	const char in_s[] = {0, 0x1f, ' ', '"', '\\', 0x7f, (char)0x80, (char)0xff, '\n'};
+	sb_json_str(&b, in_s, sizeof(in_s));
+	ck_assert_str_eq(sb_cstr(&b), "\"\\u0000\\u001f \\\"\\\\\x7f\x80\xff\\n\"");
+	sb_free(&b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("core");
@@ -156,6 +188,7 @@ int main(void)
 	tcase_add_test(tc, test_status_short_struct);
 	tcase_add_test(tc, test_sources);
 	tcase_add_test(tc, test_source_misuse);
+	tcase_add_test(tc, test_generated_tables);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

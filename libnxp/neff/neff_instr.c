@@ -85,52 +85,20 @@ static const opcode_def opcodes[] = {
 	{0xFF, OPC_OTHER, "INVALID", "INVALID"},
 };
 
+/* 256 literals F(0), F(1), ..., F(255), decimal without leading zeros (F(n)
+ * stringifies n), for the "Operation(N)" / "func(N)" tables below. */
+#define NUM_10(F, p) F(p##0), F(p##1), F(p##2), F(p##3), F(p##4), F(p##5), F(p##6), F(p##7), F(p##8), F(p##9)
+#define NUM_100(F, p)                                                                                       \
+	NUM_10(F, p##0), NUM_10(F, p##1), NUM_10(F, p##2), NUM_10(F, p##3), NUM_10(F, p##4), NUM_10(F, p##5), \
+		NUM_10(F, p##6), NUM_10(F, p##7), NUM_10(F, p##8), NUM_10(F, p##9)
+#define NUM_256(F)                                                                                          \
+	NUM_10(F, ), NUM_10(F, 1), NUM_10(F, 2), NUM_10(F, 3), NUM_10(F, 4), NUM_10(F, 5), NUM_10(F, 6),        \
+		NUM_10(F, 7), NUM_10(F, 8), NUM_10(F, 9), NUM_100(F, 1), NUM_10(F, 20), NUM_10(F, 21),          \
+		NUM_10(F, 22), NUM_10(F, 23), NUM_10(F, 24), F(250), F(251), F(252), F(253), F(254), F(255)
+
 /* Unknown opcodes are shown as the profiler shows them: "Operation(N)". */
-static const char *const unknown_opcode[256] = {
-	"Operation(0)", "Operation(1)", "Operation(2)", "Operation(3)", "Operation(4)", "Operation(5)",
-	"Operation(6)", "Operation(7)", "Operation(8)", "Operation(9)", "Operation(10)", "Operation(11)",
-	"Operation(12)", "Operation(13)", "Operation(14)", "Operation(15)", "Operation(16)", "Operation(17)",
-	"Operation(18)", "Operation(19)", "Operation(20)", "Operation(21)", "Operation(22)", "Operation(23)",
-	"Operation(24)", "Operation(25)", "Operation(26)", "Operation(27)", "Operation(28)", "Operation(29)",
-	"Operation(30)", "Operation(31)", "Operation(32)", "Operation(33)", "Operation(34)", "Operation(35)",
-	"Operation(36)", "Operation(37)", "Operation(38)", "Operation(39)", "Operation(40)", "Operation(41)",
-	"Operation(42)", "Operation(43)", "Operation(44)", "Operation(45)", "Operation(46)", "Operation(47)",
-	"Operation(48)", "Operation(49)", "Operation(50)", "Operation(51)", "Operation(52)", "Operation(53)",
-	"Operation(54)", "Operation(55)", "Operation(56)", "Operation(57)", "Operation(58)", "Operation(59)",
-	"Operation(60)", "Operation(61)", "Operation(62)", "Operation(63)", "Operation(64)", "Operation(65)",
-	"Operation(66)", "Operation(67)", "Operation(68)", "Operation(69)", "Operation(70)", "Operation(71)",
-	"Operation(72)", "Operation(73)", "Operation(74)", "Operation(75)", "Operation(76)", "Operation(77)",
-	"Operation(78)", "Operation(79)", "Operation(80)", "Operation(81)", "Operation(82)", "Operation(83)",
-	"Operation(84)", "Operation(85)", "Operation(86)", "Operation(87)", "Operation(88)", "Operation(89)",
-	"Operation(90)", "Operation(91)", "Operation(92)", "Operation(93)", "Operation(94)", "Operation(95)",
-	"Operation(96)", "Operation(97)", "Operation(98)", "Operation(99)", "Operation(100)", "Operation(101)",
-	"Operation(102)", "Operation(103)", "Operation(104)", "Operation(105)", "Operation(106)", "Operation(107)",
-	"Operation(108)", "Operation(109)", "Operation(110)", "Operation(111)", "Operation(112)", "Operation(113)",
-	"Operation(114)", "Operation(115)", "Operation(116)", "Operation(117)", "Operation(118)", "Operation(119)",
-	"Operation(120)", "Operation(121)", "Operation(122)", "Operation(123)", "Operation(124)", "Operation(125)",
-	"Operation(126)", "Operation(127)", "Operation(128)", "Operation(129)", "Operation(130)", "Operation(131)",
-	"Operation(132)", "Operation(133)", "Operation(134)", "Operation(135)", "Operation(136)", "Operation(137)",
-	"Operation(138)", "Operation(139)", "Operation(140)", "Operation(141)", "Operation(142)", "Operation(143)",
-	"Operation(144)", "Operation(145)", "Operation(146)", "Operation(147)", "Operation(148)", "Operation(149)",
-	"Operation(150)", "Operation(151)", "Operation(152)", "Operation(153)", "Operation(154)", "Operation(155)",
-	"Operation(156)", "Operation(157)", "Operation(158)", "Operation(159)", "Operation(160)", "Operation(161)",
-	"Operation(162)", "Operation(163)", "Operation(164)", "Operation(165)", "Operation(166)", "Operation(167)",
-	"Operation(168)", "Operation(169)", "Operation(170)", "Operation(171)", "Operation(172)", "Operation(173)",
-	"Operation(174)", "Operation(175)", "Operation(176)", "Operation(177)", "Operation(178)", "Operation(179)",
-	"Operation(180)", "Operation(181)", "Operation(182)", "Operation(183)", "Operation(184)", "Operation(185)",
-	"Operation(186)", "Operation(187)", "Operation(188)", "Operation(189)", "Operation(190)", "Operation(191)",
-	"Operation(192)", "Operation(193)", "Operation(194)", "Operation(195)", "Operation(196)", "Operation(197)",
-	"Operation(198)", "Operation(199)", "Operation(200)", "Operation(201)", "Operation(202)", "Operation(203)",
-	"Operation(204)", "Operation(205)", "Operation(206)", "Operation(207)", "Operation(208)", "Operation(209)",
-	"Operation(210)", "Operation(211)", "Operation(212)", "Operation(213)", "Operation(214)", "Operation(215)",
-	"Operation(216)", "Operation(217)", "Operation(218)", "Operation(219)", "Operation(220)", "Operation(221)",
-	"Operation(222)", "Operation(223)", "Operation(224)", "Operation(225)", "Operation(226)", "Operation(227)",
-	"Operation(228)", "Operation(229)", "Operation(230)", "Operation(231)", "Operation(232)", "Operation(233)",
-	"Operation(234)", "Operation(235)", "Operation(236)", "Operation(237)", "Operation(238)", "Operation(239)",
-	"Operation(240)", "Operation(241)", "Operation(242)", "Operation(243)", "Operation(244)", "Operation(245)",
-	"Operation(246)", "Operation(247)", "Operation(248)", "Operation(249)", "Operation(250)", "Operation(251)",
-	"Operation(252)", "Operation(253)", "Operation(254)", "Operation(255)",
-};
+#define OPERATION_N(n) "Operation(" #n ")"
+static const char *const unknown_opcode[256] = {NUM_256(OPERATION_N)};
 
 static const opcode_def *opcode_find(unsigned num)
 {
@@ -237,39 +205,8 @@ double nxp_adjusted_flops_multiplier(int dtype, const char *arch)
 static const char *const activation_fn[] = {
 	"identity", "relu", "gelu", "silu", "exp", "tanh", "sigmoid", "rsqrt", "square", "copy",
 };
-static const char *const unknown_fn[256] = {
-	"func(0)", "func(1)", "func(2)", "func(3)", "func(4)", "func(5)", "func(6)", "func(7)", "func(8)",
-	"func(9)", "func(10)", "func(11)", "func(12)", "func(13)", "func(14)", "func(15)", "func(16)", "func(17)",
-	"func(18)", "func(19)", "func(20)", "func(21)", "func(22)", "func(23)", "func(24)", "func(25)", "func(26)",
-	"func(27)", "func(28)", "func(29)", "func(30)", "func(31)", "func(32)", "func(33)", "func(34)", "func(35)",
-	"func(36)", "func(37)", "func(38)", "func(39)", "func(40)", "func(41)", "func(42)", "func(43)", "func(44)",
-	"func(45)", "func(46)", "func(47)", "func(48)", "func(49)", "func(50)", "func(51)", "func(52)", "func(53)",
-	"func(54)", "func(55)", "func(56)", "func(57)", "func(58)", "func(59)", "func(60)", "func(61)", "func(62)",
-	"func(63)", "func(64)", "func(65)", "func(66)", "func(67)", "func(68)", "func(69)", "func(70)", "func(71)",
-	"func(72)", "func(73)", "func(74)", "func(75)", "func(76)", "func(77)", "func(78)", "func(79)", "func(80)",
-	"func(81)", "func(82)", "func(83)", "func(84)", "func(85)", "func(86)", "func(87)", "func(88)", "func(89)",
-	"func(90)", "func(91)", "func(92)", "func(93)", "func(94)", "func(95)", "func(96)", "func(97)", "func(98)",
-	"func(99)", "func(100)", "func(101)", "func(102)", "func(103)", "func(104)", "func(105)", "func(106)",
-	"func(107)", "func(108)", "func(109)", "func(110)", "func(111)", "func(112)", "func(113)", "func(114)",
-	"func(115)", "func(116)", "func(117)", "func(118)", "func(119)", "func(120)", "func(121)", "func(122)",
-	"func(123)", "func(124)", "func(125)", "func(126)", "func(127)", "func(128)", "func(129)", "func(130)",
-	"func(131)", "func(132)", "func(133)", "func(134)", "func(135)", "func(136)", "func(137)", "func(138)",
-	"func(139)", "func(140)", "func(141)", "func(142)", "func(143)", "func(144)", "func(145)", "func(146)",
-	"func(147)", "func(148)", "func(149)", "func(150)", "func(151)", "func(152)", "func(153)", "func(154)",
-	"func(155)", "func(156)", "func(157)", "func(158)", "func(159)", "func(160)", "func(161)", "func(162)",
-	"func(163)", "func(164)", "func(165)", "func(166)", "func(167)", "func(168)", "func(169)", "func(170)",
-	"func(171)", "func(172)", "func(173)", "func(174)", "func(175)", "func(176)", "func(177)", "func(178)",
-	"func(179)", "func(180)", "func(181)", "func(182)", "func(183)", "func(184)", "func(185)", "func(186)",
-	"func(187)", "func(188)", "func(189)", "func(190)", "func(191)", "func(192)", "func(193)", "func(194)",
-	"func(195)", "func(196)", "func(197)", "func(198)", "func(199)", "func(200)", "func(201)", "func(202)",
-	"func(203)", "func(204)", "func(205)", "func(206)", "func(207)", "func(208)", "func(209)", "func(210)",
-	"func(211)", "func(212)", "func(213)", "func(214)", "func(215)", "func(216)", "func(217)", "func(218)",
-	"func(219)", "func(220)", "func(221)", "func(222)", "func(223)", "func(224)", "func(225)", "func(226)",
-	"func(227)", "func(228)", "func(229)", "func(230)", "func(231)", "func(232)", "func(233)", "func(234)",
-	"func(235)", "func(236)", "func(237)", "func(238)", "func(239)", "func(240)", "func(241)", "func(242)",
-	"func(243)", "func(244)", "func(245)", "func(246)", "func(247)", "func(248)", "func(249)", "func(250)",
-	"func(251)", "func(252)", "func(253)", "func(254)", "func(255)",
-};
+#define FUNC_N(n) "func(" #n ")"
+static const char *const unknown_fn[256] = {NUM_256(FUNC_N)};
 
 /* ---- Memory map (libnxp's model) ---- */
 #define SBUF_END 0x01800000u

@@ -109,11 +109,10 @@ void sb_printf(sbuf *b, const char *fmt, ...)
 }
 
 /* Bytes that need an escape inside a JSON string: controls, '"' and '\\'. */
-static const uint8_t json_esc[256] = {
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
-};
+static inline int json_esc(unsigned char c)
+{
+	return c < 0x20 || c == '"' || c == '\\';
+}
 
 void sb_json_str(sbuf *b, const char *s, size_t n)
 {
@@ -126,7 +125,7 @@ void sb_json_str(sbuf *b, const char *s, size_t n)
 	size_t run = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		if (!json_esc[c])
+		if (!json_esc(c))
 			continue;
 		memcpy(o, s + run, i - run);
 		o += i - run;
