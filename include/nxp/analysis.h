@@ -296,6 +296,9 @@ typedef struct nxp_comparison_row {
  * Open and summarize every device profile of a capture (`hw` NULL = each
  * profile's arch), read the host nrt_execute events, and sort the rows
  * slowest first.  A profile that fails to open keeps a row with its status.
+ * The profiles are processed on worker threads, one open profile per worker;
+ * the width is the NXP_THREADS environment variable (unset or 0 = one per
+ * online CPU, 1 = serial); the rows are the same at any width.
  * Errors: NXP_E_INVAL, NXP_E_NOT_FOUND (no device profile), NXP_E_NOMEM.
  */
 NXP_API int nxp_capture_compare(const nxp_capture *c, const nxp_hardware *hw, nxp_comparison **out,

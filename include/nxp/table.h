@@ -171,7 +171,12 @@ NXP_API int nxp_system_export_parquet(const char *path, const char *dir, const n
  * partitioning (DuckDB: read_parquet with hive_partitioning=true, see
  * doc/tables.md): the `profile` column names the rank.  Unpaired NEFF/NTFF are skipped (they are
  * among nxp_capture_problem()).  opts as nxp_profile_export_parquet(); progress
- * is reported per profile.  Since 0.2.
+ * is reported per profile.  The profiles are exported on worker threads, one
+ * open profile per worker; the width is the NXP_THREADS environment variable
+ * (unset or 0 = one per online CPU, 1 = serial); the files are byte for byte
+ * the same at any width.  With several workers, progress is called from them,
+ * one call at a time, and after an error in one profile (the first failing
+ * profile's error is returned) later profiles may have been written.  Since 0.2.
  * Errors: those of nxp_capture_open(), nxp_capture_open_profile() and
  * nxp_profile_export_parquet().
  */
