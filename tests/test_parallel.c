@@ -215,6 +215,7 @@ static void pool_fn(void *v)
 	volatile unsigned x = 0;
 	for (int k = 0; k < 20000; k++)
 		x += (unsigned)k;
+	(void)x;
 	j->c->out[j->i] = j->i * 3 + 1;
 	pthread_mutex_lock(&j->c->m);
 	j->c->live--;
