@@ -29,10 +29,12 @@
 #include <time.h>
 #include <zlib.h>
 
-#if defined(__SANITIZE_ADDRESS__)
+/* HOSTILE_ASAN: a sanitizer with shadow memory (ASan or TSan), which cannot
+ * run under RLIMIT_AS and is slower. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define HOSTILE_ASAN 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define HOSTILE_ASAN 1
 #endif
 #endif
