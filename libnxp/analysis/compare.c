@@ -180,11 +180,11 @@ int nxp__capture_compare_threads(const nxp_capture *c, const nxp_hardware *hw, u
 	row_task *tasks = NULL;
 	nxp_pool *pool = NULL;
 	if (!c || !out)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_capture_compare: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_capture_compare: NULL argument");
 	*out = NULL;
 	size_t n = nxp_capture_profile_count(c);
 	if (!n)
-		return nxp_fail(st, NXP_E_NOT_FOUND, -1, "nxp_capture_compare: the capture has no device profile");
+		return nxp__error_set(st, NXP_E_NOT_FOUND, -1, "nxp_capture_compare: the capture has no device profile");
 	nxp_comparison *cmp = calloc(1, sizeof(*cmp));
 	int64_t *first = calloc(n, sizeof(*first));
 	tasks = calloc(n, sizeof(*tasks));
@@ -302,7 +302,7 @@ nomem:
 	free(first);
 	free(tasks);
 	nxp_comparison_close(cmp);
-	return nxp_fail(st, NXP_E_NOMEM, -1, "nxp_capture_compare: out of memory");
+	return nxp__error_set(st, NXP_E_NOMEM, -1, "nxp_capture_compare: out of memory");
 }
 
 NXP_API size_t nxp_comparison_count(const nxp_comparison *cmp)

@@ -35,7 +35,7 @@ static int make_dirs(char *path, nxp_status *st)
 		if (!bad && (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)))
 			bad = 1, errno = ENOTDIR;
 		if (bad) {
-			int rc = nxp_fail(st, NXP_E_IO, -1, "%s: cannot create: %s", path, strerror(errno));
+			int rc = nxp__error_set(st, NXP_E_IO, -1, "%s: cannot create: %s", path, strerror(errno));
 			*q = c;
 			return rc;
 		}
@@ -75,9 +75,9 @@ static int export_tables(nxp_profile *p, const char *path, const char *dir, cons
 	nxp_export_options_init(&o);
 	/* the caller's bytes only (a struct from an older header keeps our defaults) */
 	if (uo && NXP__STRUCT_IN_DEFAULTS(o, uo, offsetof(nxp_export_options, progress_user) + sizeof(void *)))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_export_options: struct_size too small");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_export_options: struct_size too small");
 	if (!dir || !*dir)
-		return nxp_fail(st, NXP_E_INVAL, -1, "export: no directory");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "export: no directory");
 	nxc_registry_init();
 	/* the tables to write */
 	const nxc_table *list[64];
@@ -86,7 +86,7 @@ static int export_tables(nxp_profile *p, const char *path, const char *dir, cons
 		for (int i = 0; o.tables[i]; i++) {
 			const nxc_table *t = nxc_find_table(o.tables[i]);
 			if (!t || (!want_table(t, system) && !(lo && lo->hive && want_table(t, !system))))
-				return nxp_fail(st, NXP_E_INVAL, -1, "unknown %s table \"%s\"",
+				return nxp__error_set(st, NXP_E_INVAL, -1, "unknown %s table \"%s\"",
 						system ? "system" : "profile", o.tables[i]);
 			if (!want_table(t, system) || (skip_schema && t->kind == NXC_KIND_SCHEMA))
 				continue; /* a capture's other half */
@@ -103,9 +103,9 @@ static int export_tables(nxp_profile *p, const char *path, const char *dir, cons
 		for (int i = 0; i < n; i++) {
 			char *file = target(dir, list[i]->name, lo);
 			if (!file)
-				return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+				return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 			if (access(file, F_OK) == 0) {
-				int rc = nxp_fail(st, NXP_E_INVAL, -1, "%s exists (overwrite not allowed)", file);
+				int rc = nxp__error_set(st, NXP_E_INVAL, -1, "%s exists (overwrite not allowed)", file);
 				free(file);
 				return rc;
 			}
@@ -114,7 +114,7 @@ static int export_tables(nxp_profile *p, const char *path, const char *dir, cons
 	{
 		char *d = strdup(dir);
 		if (!d)
-			return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		int rc = make_dirs(d, st);
 		free(d);
 		if (rc)
@@ -129,7 +129,7 @@ static int export_tables(nxp_profile *p, const char *path, const char *dir, cons
 			o.progress(o.progress_user, list[i]->name, i, n);
 		char *file = target(dir, list[i]->name, lo);
 		if (!file) {
-			rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 			break;
 		}
 		if (lo && lo->hive) {
@@ -172,7 +172,7 @@ NXP_API int nxp_profile_export_parquet(nxp_profile *p, const char *dir, const nx
 				       nxp_status *st)
 {
 	if (!p)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_export_parquet: NULL profile");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_export_parquet: NULL profile");
 	return export_tables(p, NULL, dir, opts, NULL, 0, 0, st);
 }
 
@@ -180,7 +180,7 @@ NXP_API int nxp_system_export_parquet(const char *path, const char *dir, const n
 				      nxp_status *st)
 {
 	if (!path)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_system_export_parquet: NULL path");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_system_export_parquet: NULL path");
 	return export_tables(NULL, path, dir, opts, NULL, 0, 0, st);
 }
 
@@ -268,7 +268,7 @@ int nxp__capture_export_parquet_threads(const char *capture_dir, const char *dir
 					unsigned threads, nxp_status *st)
 {
 	if (!capture_dir || !dir)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_capture_export_parquet: NULL argument");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_capture_export_parquet: NULL argument");
 	nxp_capture *c;
 	int rc = nxp_capture_open(&c, capture_dir, st);
 	if (rc)
@@ -277,7 +277,7 @@ int nxp__capture_export_parquet_threads(const char *capture_dir, const char *dir
 	char **names = calloc(np ? np : 1, sizeof(*names));
 	if (!names) {
 		nxp_capture_close(c);
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	/* partition names, unique: a repeated NTFF name gets "_<profile index>" */
 	for (size_t i = 0; i < np && !rc; i++) {
@@ -289,7 +289,7 @@ int nxp__capture_export_parquet_threads(const char *capture_dir, const char *dir
 		    nxp_capture_get_file(c, (size_t)cp.ntff, &f))
 			continue; /* unpaired: listed among the capture's problems */
 		if (!(names[i] = partition_name(f.path))) {
-			rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 			break;
 		}
 		for (size_t j = 0; j < i; j++)
@@ -315,7 +315,7 @@ int nxp__capture_export_parquet_threads(const char *capture_dir, const char *dir
 		export_job job = {.c = c, .dir = dir};
 		export_task *tasks = calloc(np, sizeof(*tasks));
 		if (!tasks) {
-			rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		} else {
 			nxp_export_options_init(&job.o);
 			if (opts) /* validated by the system export above */
@@ -335,7 +335,7 @@ int nxp__capture_export_parquet_threads(const char *capture_dir, const char *dir
 			nxp_pool_wait(pool);
 			for (size_t i = 0; i < np && !rc; i++)
 				if (tasks[i].rc) {
-					rc = nxp_fail(st, tasks[i].rc, tasks[i].st.offset, "%s", tasks[i].st.message);
+					rc = nxp__error_set(st, tasks[i].rc, tasks[i].st.offset, "%s", tasks[i].st.message);
 				}
 			pthread_mutex_destroy(&job.lock);
 			free(tasks);

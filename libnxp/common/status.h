@@ -21,8 +21,6 @@
 int nxp__error_set(nxp_status *st, int code, int64_t offset, const char *fmt, ...) NXP_PRINTF(4, 5);
 /* The same with a va_list, for wrappers that take their own format. */
 int nxp__error_setv(nxp_status *st, int code, int64_t offset, const char *fmt, va_list ap) NXP_PRINTF(4, 0);
-/* Older name of nxp__error_set, still used by modules not yet moved over. */
-#define nxp_fail nxp__error_set
 
 /* Internal results that are neither NXP_OK, NXP_END nor an nxp_error: a
  * "skipped" or "bad record" or "end of input" signal passed between a decoder's

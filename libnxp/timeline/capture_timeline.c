@@ -135,7 +135,7 @@ static int sx_events(sx *x, const nxp_capture *c, const char *dir)
 	if (rc == NXP_E_NOT_FOUND)
 		return 0; /* no event files: a system file with counters only */
 	if (rc)
-		return nxp_fail(x->st, rc, -1, "%s: system events: %s", dir, est.message);
+		return nxp__error_set(x->st, rc, -1, "%s: system events: %s", dir, est.message);
 	nxp_system_event e;
 	e.struct_size = sizeof(e);
 	while ((rc = nxp_system_events_next(ev, &e)) == 0) {
@@ -162,7 +162,7 @@ static int sx_events(sx *x, const nxp_capture *c, const char *dir)
 		}
 		if (!t) {
 			nxp_system_events_close(ev);
-			return nxp_fail(x->st, NXP_E_NOMEM, -1, "out of memory (system timeline tracks)");
+			return nxp__error_set(x->st, NXP_E_NOMEM, -1, "out of memory (system timeline tracks)");
 		}
 		tl_arg a[6] = {
 			{"source", TL_ARG_STRING, 0, 0, e.trace_event_source ? e.trace_event_source : ""},
@@ -182,7 +182,7 @@ static int sx_events(sx *x, const nxp_capture *c, const char *dir)
 	if (rc != NXP_END) {
 		nxp_system_events_error(ev, &est);
 		nxp_system_events_close(ev);
-		return nxp_fail(x->st, rc, -1, "%s: system events: %s", dir, est.message);
+		return nxp__error_set(x->st, rc, -1, "%s: system events: %s", dir, est.message);
 	}
 	nxp_system_events_close(ev);
 	return 0;
@@ -204,7 +204,7 @@ static int sx_host(sx *x, const nxp_capture *c, const nxp_capture_process *pr, i
 	if (rc) {
 		if (src)
 			nxp_source_close(src);
-		return nxp_fail(x->st, rc, -1, "%s: %s", f.path, hst.message);
+		return nxp__error_set(x->st, rc, -1, "%s: %s", f.path, hst.message);
 	}
 	char pidt[32];
 	snprintf(pidt, sizeof(pidt), "%lld", (long long)pr->pid);
@@ -239,7 +239,7 @@ static int sx_host(sx *x, const nxp_capture *c, const nxp_capture_process *pr, i
 					  kind == NXP_SYSFILE_CPU_UTIL ? "%" : "bytes")
 			       : 0;
 		if (!t) {
-			rc = nxp_fail(x->st, NXP_E_NOMEM, -1, "out of memory (system timeline tracks)");
+			rc = nxp__error_set(x->st, NXP_E_NOMEM, -1, "out of memory (system timeline tracks)");
 			break;
 		}
 		if (x->sink->counter(x->sink, t, ts, v)) {
@@ -250,7 +250,7 @@ static int sx_host(sx *x, const nxp_capture *c, const nxp_capture_process *pr, i
 	}
 	if (rc != NXP_END && rc < 0 && !x->st->code) {
 		nxp_host_stats_error(h, &hst);
-		nxp_fail(x->st, rc, -1, "%s: %s", f.path, hst.message);
+		nxp__error_set(x->st, rc, -1, "%s: %s", f.path, hst.message);
 	}
 	nxp_host_stats_close(h);
 	nxp_source_close(src);
@@ -262,17 +262,17 @@ static int write_system(const nxp_capture *c, const char *dir, const char *path,
 {
 	struct stat sb;
 	if (!overwrite && stat(path, &sb) == 0)
-		return nxp_fail(st, NXP_E_INVAL, -1, "%s exists (overwrite not allowed)", path);
+		return nxp__error_set(st, NXP_E_INVAL, -1, "%s exists (overwrite not allowed)", path);
 	size_t n = strlen(path);
 	char *tmp = malloc(n + 16);
 	if (!tmp)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		int e = errno;
 		free(tmp);
-		return nxp_fail(st, NXP_E_IO, -1, "cannot create %s: %s", path, strerror(e));
+		return nxp__error_set(st, NXP_E_IO, -1, "cannot create %s: %s", path, strerror(e));
 	}
 	(void)fchmod(fd, 0644);
 	sx x;
@@ -306,7 +306,7 @@ static int write_system(const nxp_capture *c, const char *dir, const char *path,
 		bytes = stat(tmp, &sb) == 0 ? (int64_t)sb.st_size : -1;
 	if (!rc && rename(tmp, path)) {
 		int e = errno;
-		rc = nxp_fail(st, NXP_E_IO, -1, "cannot rename %s to %s: %s", tmp, path, strerror(e));
+		rc = nxp__error_set(st, NXP_E_IO, -1, "cannot rename %s to %s: %s", tmp, path, strerror(e));
 	}
 	if (rc)
 		unlink(tmp);
@@ -330,13 +330,13 @@ NXP_API int nxp_capture_export_timeline(const char *dir, const char *out_dir, co
 	nxp_timeline_options o;
 	nxp_timeline_options_init(&o);
 	if (!dir || !*dir || !out_dir || !*out_dir)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_capture_export_timeline: NULL directory");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_capture_export_timeline: NULL directory");
 	if (opts && NXP__STRUCT_IN_DEFAULTS(o, opts, NXP_TIMELINE_OPTIONS_SIZE_V0_2))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_capture_export_timeline: options struct_size too small");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_capture_export_timeline: options struct_size too small");
 	if (stats && !nxp__struct_size_ok(stats, NXP_TIMELINE_STATS_SIZE_V0_2))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_capture_export_timeline: stats struct_size too small");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_capture_export_timeline: stats struct_size too small");
 	if (o.format != NXP_TIMELINE_PERFETTO)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_capture_export_timeline: only the Perfetto format");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_capture_export_timeline: only the Perfetto format");
 	nxp_capture *c = NULL;
 	int rc = nxp_capture_open(&c, dir, st);
 	if (rc)
@@ -344,7 +344,7 @@ NXP_API int nxp_capture_export_timeline(const char *dir, const char *out_dir, co
 	if (mkdir(out_dir, 0755) && errno != EEXIST) {
 		int e = errno;
 		nxp_capture_close(c);
-		return nxp_fail(st, NXP_E_IO, -1, "cannot create %s: %s", out_dir, strerror(e));
+		return nxp__error_set(st, NXP_E_IO, -1, "cannot create %s: %s", out_dir, strerror(e));
 	}
 	nxp_timeline_stats sum;
 	memset(&sum, 0, sizeof(sum));
@@ -366,7 +366,7 @@ NXP_API int nxp_capture_export_timeline(const char *dir, const char *out_dir, co
 		size_t plen = olen + bl + 40;
 		char *path = malloc(plen);
 		if (!path) {
-			rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 			break;
 		}
 		snprintf(path, plen, "%s/device_profile_%.*s.pftrace", out_dir, (int)bl, base);
@@ -393,7 +393,7 @@ NXP_API int nxp_capture_export_timeline(const char *dir, const char *out_dir, co
 		size_t plen = olen + 32;
 		char *path = malloc(plen);
 		if (!path) {
-			rc = nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+			rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		} else {
 			snprintf(path, plen, "%s/system_profile.pftrace", out_dir);
 			rc = write_system(c, dir, path, o.overwrite, &sum, st);

@@ -45,7 +45,7 @@ static int cj_flush(cj_sink *s)
 		if (gzwrite(s->gz, s->buf, (unsigned)s->len) != (int)s->len) {
 			int e;
 			const char *m = gzerror(s->gz, &e);
-			return nxp_fail(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s",
+			return nxp__error_set(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s",
 					e == Z_ERRNO ? strerror(errno) : m);
 		}
 	} else {
@@ -55,7 +55,7 @@ static int cj_flush(cj_sink *s)
 			if (n < 0) {
 				if (errno == EINTR)
 					continue;
-				return nxp_fail(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s",
+				return nxp__error_set(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s",
 						strerror(errno));
 			}
 			off += (size_t)n;
@@ -211,7 +211,7 @@ static int cj_add(cj_sink *s, const tl_track *t)
 		size_t ncap = s->cap ? s->cap * 2 : 64;
 		cj_track *n = calloc(ncap, sizeof(*n));
 		if (!n)
-			return nxp_fail(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+			return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
 		for (size_t i = 0; i < s->cap; i++) {
 			if (!s->tracks[i].uuid)
 				continue;
@@ -229,7 +229,7 @@ static int cj_add(cj_sink *s, const tl_track *t)
 		j = (j + 1) & (s->cap - 1);
 	char *name = strdup(t->name ? t->name : "");
 	if (!name)
-		return nxp_fail(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
 	s->tracks[j].uuid = t->uuid;
 	s->tracks[j].pid = t->pid;
 	s->tracks[j].tid = t->tid;
@@ -306,7 +306,7 @@ static int cj_event(tl_sink *base, const tl_event *e)
 	cj_sink *s = (cj_sink *)base;
 	const cj_track *t = cj_find(s, e->track);
 	if (!t)
-		return nxp_fail(s->base.st, NXP_E_INVAL, -1, "timeline: event on an undeclared track");
+		return nxp__error_set(s->base.st, NXP_E_INVAL, -1, "timeline: event on an undeclared track");
 	int rc = cj_begin(s);
 	if (!rc)
 		rc = cj_fmt(s, "{\"ph\":\"%s\",\"pid\":%d,\"tid\":%d,\"name\":", e->dur < 0 ? "i\",\"s\":\"t" : "X",
@@ -338,7 +338,7 @@ static int cj_counter(tl_sink *base, uint64_t track, int64_t ts, double value)
 	cj_sink *s = (cj_sink *)base;
 	const cj_track *t = cj_find(s, track);
 	if (!t)
-		return nxp_fail(s->base.st, NXP_E_INVAL, -1, "timeline: counter on an undeclared track");
+		return nxp__error_set(s->base.st, NXP_E_INVAL, -1, "timeline: counter on an undeclared track");
 	int rc = cj_begin(s);
 	if (!rc)
 		rc = cj_fmt(s, "{\"ph\":\"C\",\"pid\":%d,\"name\":", (int)t->pid);
@@ -369,7 +369,7 @@ static int cj_finish(tl_sink *base, int64_t *bytes)
 		int e = gzclose(gz);
 		s->fd = -1; /* gzclose closed it */
 		if (e != Z_OK)
-			return nxp_fail(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s",
+			return nxp__error_set(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s",
 					e == Z_ERRNO ? strerror(errno) : "zlib error");
 		*bytes = -1; /* the caller stats the file */
 		return 0;
@@ -377,7 +377,7 @@ static int cj_finish(tl_sink *base, int64_t *bytes)
 	int fd = s->fd;
 	s->fd = -1;
 	if (close(fd))
-		return nxp_fail(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s", strerror(errno));
+		return nxp__error_set(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s", strerror(errno));
 	*bytes = s->written;
 	return 0;
 }
@@ -406,7 +406,7 @@ int nxp__chrome_json_sink_open(tl_sink **out, int fd, int gzip, nxp_status *st)
 	if (!s || !s->buf) {
 		free(s);
 		close(fd);
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	s->fd = fd;
 	if (gzip) {
@@ -415,7 +415,7 @@ int nxp__chrome_json_sink_open(tl_sink **out, int fd, int gzip, nxp_status *st)
 			free(s->buf);
 			free(s);
 			close(fd);
-			return nxp_fail(st, NXP_E_NOMEM, -1, "cannot start gzip compression");
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "cannot start gzip compression");
 		}
 	}
 	s->base.track = cj_track_fn;

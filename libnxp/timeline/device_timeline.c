@@ -180,7 +180,7 @@ static tstate *declare(dt *d, uint64_t uuid, uint64_t parent, int kind, const ch
 	int isnew;
 	tstate *t = ts_find(d, uuid, &isnew);
 	if (!t) {
-		nxp_fail(d->st, NXP_E_NOMEM, -1, "out of memory");
+		nxp__error_set(d->st, NXP_E_NOMEM, -1, "out of memory");
 		return NULL;
 	}
 	if (!isnew)
@@ -188,7 +188,7 @@ static tstate *declare(dt *d, uint64_t uuid, uint64_t parent, int kind, const ch
 	t->pid = pid;
 	t->name = strdup(name);
 	if (!t->name) {
-		nxp_fail(d->st, NXP_E_NOMEM, -1, "out of memory");
+		nxp__error_set(d->st, NXP_E_NOMEM, -1, "out of memory");
 		return NULL;
 	}
 	t->id = ++d->next_id;
@@ -243,7 +243,7 @@ static uint64_t lane_for(dt *d, tstate *t, int64_t start, int64_t end)
 			size_t ncap = t->cap ? t->cap * 2 : 4;
 			int64_t *n = realloc(t->lane_end, ncap * sizeof(*n));
 			if (!n) {
-				nxp_fail(d->st, NXP_E_NOMEM, -1, "out of memory");
+				nxp__error_set(d->st, NXP_E_NOMEM, -1, "out of memory");
 				return 0;
 			}
 			t->lane_end = n;
@@ -639,7 +639,7 @@ static int execution_window(dt *d, int64_t *from, int64_t *to)
 		/* An unreadable execution table holds no execution N. */
 		char why[NXP_STATUS_MESSAGE_MAX];
 		snprintf(why, sizeof(why), "%s", d->st && d->st->message[0] ? d->st->message : nxp_strerror(rc));
-		return nxp_fail(d->st, NXP_E_INVAL, -1, "execution %d is not in the trace (the execution table cannot be read: %s)",
+		return nxp__error_set(d->st, NXP_E_INVAL, -1, "execution %d is not in the trace (the execution table cannot be read: %s)",
 				(int)d->o.execution, why);
 	}
 	nxp_execution e;
@@ -656,7 +656,7 @@ static int execution_window(dt *d, int64_t *from, int64_t *to)
 	}
 	nxp_cursor_close(c);
 	if (!found)
-		return nxp_fail(d->st, NXP_E_INVAL, -1, "execution %d is not in the trace", (int)d->o.execution);
+		return nxp__error_set(d->st, NXP_E_INVAL, -1, "execution %d is not in the trace", (int)d->o.execution);
 	return 0;
 }
 
@@ -667,7 +667,7 @@ static int run(dt *d)
 	md.struct_size = sizeof(md);
 	int rc = nxp_profile_get_metadata(d->p, &md);
 	if (rc)
-		return nxp_fail(d->st, rc, -1, "cannot read the profile's metadata");
+		return nxp__error_set(d->st, rc, -1, "cannot read the profile's metadata");
 	d->nc_idx = md.neuroncore_idx;
 
 	nxp_cursor_options co;
@@ -795,29 +795,29 @@ NXP_API int nxp_profile_export_timeline(nxp_profile *p, const char *path, const 
 	memset(&d, 0, sizeof(d));
 	nxp_timeline_options_init(&d.o);
 	if (!p || !path || !*path)
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_export_timeline: NULL profile or path");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_export_timeline: NULL profile or path");
 	if (opts && NXP__STRUCT_IN_DEFAULTS(d.o, opts, NXP_TIMELINE_OPTIONS_SIZE_V0_2))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_export_timeline: options struct_size too small");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_export_timeline: options struct_size too small");
 	if (stats && !nxp__struct_size_ok(stats, NXP_TIMELINE_STATS_SIZE_V0_2))
-		return nxp_fail(st, NXP_E_INVAL, -1, "nxp_profile_export_timeline: stats struct_size too small");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_export_timeline: stats struct_size too small");
 	if (d.o.format != NXP_TIMELINE_PERFETTO && d.o.format != NXP_TIMELINE_CHROME_JSON)
-		return nxp_fail(st, NXP_E_INVAL, -1, "unknown timeline format %d", (int)d.o.format);
+		return nxp__error_set(st, NXP_E_INVAL, -1, "unknown timeline format %d", (int)d.o.format);
 	if (d.o.start_ts > d.o.end_ts || d.o.max_events < 0 || d.o.counter_window_ns < 0)
-		return nxp_fail(st, NXP_E_INVAL, -1, "bad timeline options (time window, max_events or window)");
+		return nxp__error_set(st, NXP_E_INVAL, -1, "bad timeline options (time window, max_events or window)");
 	struct stat sb;
 	if (!d.o.overwrite && stat(path, &sb) == 0)
-		return nxp_fail(st, NXP_E_INVAL, -1, "%s exists (overwrite not allowed)", path);
+		return nxp__error_set(st, NXP_E_INVAL, -1, "%s exists (overwrite not allowed)", path);
 
 	size_t n = strlen(path);
 	char *tmp = malloc(n + 16);
 	if (!tmp)
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		int e = errno;
 		free(tmp);
-		return nxp_fail(st, NXP_E_IO, -1, "cannot create %s: %s", path, strerror(e));
+		return nxp__error_set(st, NXP_E_IO, -1, "cannot create %s: %s", path, strerror(e));
 	}
 	(void)fchmod(fd, 0644);
 	int gz = d.o.gzip < 0 ? ends_with(path, ".gz") : d.o.gzip != 0;
@@ -847,12 +847,12 @@ NXP_API int nxp_profile_export_timeline(nxp_profile *p, const char *path, const 
 		bytes = stat(tmp, &sb) == 0 ? (int64_t)sb.st_size : -1;
 	if (!rc && rename(tmp, path)) {
 		int e = errno;
-		rc = nxp_fail(st, NXP_E_IO, -1, "cannot rename %s to %s: %s", tmp, path, strerror(e));
+		rc = nxp__error_set(st, NXP_E_IO, -1, "cannot rename %s to %s: %s", tmp, path, strerror(e));
 	}
 	if (rc) {
 		unlink(tmp);
 		if (st && !st->code)
-			nxp_fail(st, rc, -1, "%s", nxp_strerror(rc));
+			nxp__error_set(st, rc, -1, "%s", nxp_strerror(rc));
 	}
 	free(tmp);
 	d.stats.bytes = bytes;

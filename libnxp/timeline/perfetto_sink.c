@@ -46,7 +46,7 @@ static int pf_flush(pf_sink *s)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return nxp_fail(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s", strerror(errno));
+			return nxp__error_set(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s", strerror(errno));
 		}
 		off += (size_t)n;
 	}
@@ -70,7 +70,7 @@ static int pf_put(pf_sink *s, const void *p, size_t n)
 			if (w < 0) {
 				if (errno == EINTR)
 					continue;
-				return nxp_fail(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s",
+				return nxp__error_set(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s",
 						strerror(errno));
 			}
 			b += w;
@@ -109,7 +109,7 @@ static int pf_emit(pf_sink *s, Perfetto__Protos__TracePacket *pk)
 		size_t cap = (n + 16) * 2;
 		unsigned char *p = realloc(s->pack, cap);
 		if (!p)
-			return nxp_fail(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+			return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
 		s->pack = p;
 		s->pack_cap = cap;
 	}
@@ -246,7 +246,7 @@ static int pf_reserve(pf_sink *s, size_t n)
 	size_t cap = n * 2;
 	unsigned char *p = realloc(s->pack, cap);
 	if (!p)
-		return nxp_fail(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
 	s->pack = p;
 	s->pack_cap = cap;
 	return 0;
@@ -449,7 +449,7 @@ static int pf_finish(tl_sink *base, int64_t *bytes)
 	int fd = s->fd;
 	s->fd = -1;
 	if (close(fd))
-		return nxp_fail(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s", strerror(errno));
+		return nxp__error_set(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s", strerror(errno));
 	*bytes = s->written;
 	return 0;
 }
@@ -477,7 +477,7 @@ int nxp__perfetto_sink_open(tl_sink **out, int fd, nxp_status *st)
 	if (!s || !s->buf) {
 		free(s);
 		close(fd);
-		return nxp_fail(st, NXP_E_NOMEM, -1, "out of memory");
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	s->fd = fd;
 	s->base.track = pf_track;
