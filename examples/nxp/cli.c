@@ -86,7 +86,7 @@ int cli_check_input(const char *cmd, const char *path, int want, const char *hin
 int cli_open_profile(const char *cmd, nxp_profile **out, const char *neff, const char *ntff,
 		     const nxp_profile_options *po)
 {
-	int kn, kt;
+	int kn = NXP_FILE_UNKNOWN, kt = NXP_FILE_UNKNOWN; /* gcc 12 -O3 -Wmaybe-uninitialized */
 	const char *swapped = " (arguments swapped? the NEFF comes first)";
 	if (cli_check_input(cmd, neff, NXP_FILE_NEFF, swapped, &kn) ||
 	    cli_check_input(cmd, ntff, NXP_FILE_NTFF, swapped, &kt))
