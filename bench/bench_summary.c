@@ -12,6 +12,7 @@
  *
  * Default sizes: 64 and 256 MiB; pass --mib 1024 (or more) for the >= 1 GiB
  * run.  DIR defaults to $TMPDIR or /tmp. */
+#include "summary_priv.h"
 #include "synth.h"
 
 #include <nxp/nxp.h>
@@ -84,10 +85,11 @@ static double cat_rate(const char *path)
 
 typedef struct result {
 	int ok;
-	double seconds, cpu_seconds;
+	double seconds, cpu_seconds, open_cpu_seconds;
 	long rss_kib;
 	double total_time, hfu;
 	int64_t instructions, packets;
+	nxp__summary_parts parts; /* per-part thread CPU of a parallel pass */
 	char error[NXP_STATUS_MESSAGE_MAX];
 } result;
 
@@ -117,12 +119,17 @@ static result summarize_child(const char *neff, const char *ntff, uint32_t flags
 		getrusage(RUSAGE_SELF, &r0);
 		double t0 = now();
 		int rc = nxp_profile_open_path(&p, neff, ntff, &po, &st);
+		struct rusage ro;
+		getrusage(RUSAGE_SELF, &ro);
+		r.open_cpu_seconds = (double)(ro.ru_utime.tv_sec - r0.ru_utime.tv_sec + ro.ru_stime.tv_sec - r0.ru_stime.tv_sec) +
+				     (double)(ro.ru_utime.tv_usec - r0.ru_utime.tv_usec + ro.ru_stime.tv_usec - r0.ru_stime.tv_usec) *
+					     1e-6;
 		if (!rc)
 		{
 			nxp_summary_options so;
 			nxp_summary_options_init(&so);
 			so.threads = g_threads;
-			rc = nxp_profile_summarize_opts(p, &so, &s, &st);
+			rc = nxp__profile_summarize_parts(p, &so, &s, &st, &r.parts);
 		}
 		r.seconds = now() - t0;
 		getrusage(RUSAGE_SELF, &r1);
@@ -243,6 +250,23 @@ int main(int argc, char **argv)
 				       "speedup %.2fx (load %.1f)\n",
 				       r.seconds, r.cpu_seconds, threads, rn.seconds, rn.cpu_seconds, r.seconds / rn.seconds,
 				       loadavg1());
+				/* The balance: each part's thread CPU time, the merging caller's, and
+				 * the ideal speedup serial CPU / the largest part (what the split
+				 * allows with a free core per part, whatever the load). */
+				double maxp = rn.parts.merge_cpu, sum = rn.parts.merge_cpu;
+				printf("       parts (thread CPU s):");
+				for (int j = 0; j < rn.parts.n; j++) {
+					printf(" %s %.3f;", rn.parts.name[j], rn.parts.cpu[j]);
+					sum += rn.parts.cpu[j];
+					if (rn.parts.cpu[j] > maxp)
+						maxp = rn.parts.cpu[j];
+				}
+				printf(" merge (caller) %.3f; sum %.3f\n", rn.parts.merge_cpu, sum);
+				/* Critical path: the open (one thread) then the largest part. */
+				double crit = rn.open_cpu_seconds + maxp;
+				if (maxp > 0)
+					printf("       open %.3f s + largest part %.3f s = %.2f of serial cpu; ideal speedup %.2fx\n",
+					       rn.open_cpu_seconds, maxp, crit / r.cpu_seconds, r.cpu_seconds / crit);
 				fflush(stdout);
 			}
 		}

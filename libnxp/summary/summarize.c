@@ -18,8 +18,10 @@
 #include "summary_priv.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define REORDER_MAX 65536  /* pending instruction intervals (then merged early, approximately) */
 #define QUEUES_MAX 65536   /* distinct DMA queue instances */
@@ -993,7 +995,16 @@ typedef struct ptask {
 	nxp_status st;
 	chan ch;
 	int which, rc;
+	double cpu; /* the task's thread CPU time, seconds */
 } ptask;
+
+static double thread_cpu(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0.0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static int instr_loop(pass *ps)
 {
@@ -1049,6 +1060,7 @@ out:
 static void run_task(void *v)
 {
 	ptask *t = v;
+	const double c0 = thread_cpu();
 	if (t->which == PT_INSTR) {
 		t->rc = instr_loop(&t->ps);
 		total_end(&t->ps);
@@ -1058,6 +1070,7 @@ static void run_task(void *v)
 	} else {
 		t->rc = side_tables(&t->ps);
 	}
+	t->cpu = thread_cpu() - c0;
 }
 
 /* Merge the two sorted run streams by start into u (drains both channels). */
@@ -1097,7 +1110,8 @@ static void hi_max(int64_t *a, int64_t b)
 /* Run I, D and S on `threads` workers and combine them into *into (an
  * initialised pass).  NXP_OK, an error (status filled), or 1: redo on one
  * thread. */
-static int parallel_pass(pass *into, const nxp_metadata *md, const nxp_hardware *hwp, unsigned threads)
+static int parallel_pass(pass *into, const nxp_metadata *md, const nxp_hardware *hwp, unsigned threads,
+			 nxp__summary_parts *parts)
 {
 	ptask *t = calloc(PT_N, sizeof(*t));
 	nxp_span *bufs = malloc(2 * CH_BATCH * sizeof(*bufs));
@@ -1129,8 +1143,19 @@ static int parallel_pass(pass *into, const nxp_metadata *md, const nxp_hardware 
 	for (int k = 0; k < PT_N; k++)
 		nxp_pool_submit(pool, run_task, &t[k]);
 	nxp_union total = {0};
+	const double m0 = thread_cpu();
 	merge_runs(&t[PT_INSTR].ch, &t[PT_DMA].ch, &total, bufs, bufs + CH_BATCH);
+	const double m1 = thread_cpu();
 	nxp_pool_wait(pool);
+	if (parts) {
+		static const char *const names[PT_N] = {"instruction", "dma", "other tables"};
+		parts->n = PT_N;
+		for (int k = 0; k < PT_N; k++) {
+			snprintf(parts->name[k], sizeof(parts->name[k]), "%s", names[k]);
+			parts->cpu[k] = t[k].cpu;
+		}
+		parts->merge_cpu = m1 - m0;
+	}
 
 	for (int k = 0; k < PT_N; k++)
 		if (t[k].rc) {
@@ -1251,8 +1276,10 @@ static int execution_window(nxp_profile *p, int32_t index, region *rg, nxp_statu
 }
 
 static int summarize(nxp_profile *p, const nxp_hardware *hw_in, int32_t threads, const nxp_summary_options *o,
-		     nxp_summary **out, nxp_status *st)
+		     nxp_summary **out, nxp_status *st, nxp__summary_parts *parts)
 {
+	if (parts)
+		memset(parts, 0, sizeof(*parts));
 	if (out)
 		*out = NULL;
 	if (!p || !out)
@@ -1309,7 +1336,7 @@ static int summarize(nxp_profile *p, const nxp_hardware *hw_in, int32_t threads,
 	if (rc)
 		goto out;
 
-	rc = nth > 1 ? parallel_pass(ps, &md, hwp, nth) : 1;
+	rc = nth > 1 ? parallel_pass(ps, &md, hwp, nth, parts) : 1;
 	ps->st = st;
 	if (rc == 1) { /* the one-thread pass */
 		rc = main_loop(ps);
@@ -1331,15 +1358,21 @@ out:
 
 int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw_in, nxp_summary **out, nxp_status *st)
 {
-	return summarize(p, hw_in, 1, NULL, out, st);
+	return summarize(p, hw_in, 1, NULL, out, st, NULL);
 }
 
-int nxp_profile_summarize_opts(nxp_profile *p, const nxp_summary_options *o, nxp_summary **out, nxp_status *st)
+int nxp__profile_summarize_parts(nxp_profile *p, const nxp_summary_options *o, nxp_summary **out, nxp_status *st,
+				 nxp__summary_parts *parts)
 {
 	if (o && (o->struct_size < NXP_SUMMARY_OPTIONS_SIZE_V0_2)) {
 		if (out)
 			*out = NULL;
 		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_summarize_opts: options struct_size too small");
 	}
-	return summarize(p, o ? o->hw : NULL, o ? o->threads : 0, o, out, st);
+	return summarize(p, o ? o->hw : NULL, o ? o->threads : 0, o, out, st, parts);
+}
+
+int nxp_profile_summarize_opts(nxp_profile *p, const nxp_summary_options *o, nxp_summary **out, nxp_status *st)
+{
+	return nxp__profile_summarize_parts(p, o, out, st, NULL);
 }

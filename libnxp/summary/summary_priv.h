@@ -171,6 +171,22 @@ double nxp_summary_value(const nxp_summary *s, int id);
  * the caller's arch (zeros if unknown).  NXP_E_INVAL on a short struct. */
 int nxp_hardware_import(nxp_hardware *dst, const nxp_hardware *src);
 
+/* Per-part CPU time of the last parallel summary pass (internal, for
+ * bench/bench_summary): each part's thread CPU time (CLOCK_THREAD_CPUTIME_ID,
+ * seconds) and the calling thread's (merging the parts' busy runs).  n = 0
+ * after a one-thread pass. */
+#define NXP_SUMMARY_PARTS_MAX 16
+typedef struct nxp__summary_parts {
+	int n;
+	char name[NXP_SUMMARY_PARTS_MAX][24];
+	double cpu[NXP_SUMMARY_PARTS_MAX];
+	double merge_cpu;
+} nxp__summary_parts;
+
+/* nxp_profile_summarize_opts() that also reports the parts' CPU (parts may be NULL). */
+int nxp__profile_summarize_parts(nxp_profile *p, const nxp_summary_options *o, nxp_summary **out, nxp_status *st,
+				 nxp__summary_parts *parts);
+
 /* The summary's interval unions (nxp_union) belong to the busy-interval
  * engine, shared with the ActiveTime table. */
 #include "intervals.h"
