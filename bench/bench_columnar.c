@@ -4,6 +4,15 @@
  *
  *   bench_columnar [--instructions N] [--dir DIR] [--reps R] [--keep]
  *   bench_columnar --neff F --ntff F [--dir DIR] [--reps R]
+ *   bench_columnar --neff F --ntff F --tables T,... [--reps R] [--columns C,...]
+ *
+ * --tables: each table's pass alone (no Parquet): the Arrow stream drained,
+ * every column (or --columns) of every batch, CPU seconds of this process
+ * (user+sys, CLOCK_PROCESS_CPUTIME_ID, best of R, stream open included),
+ * NTFF MB per CPU second; then one more run hashes every batch's buffers
+ * (lengths, nulls, validity bits, values, dictionaries; not timed): equal
+ * hashes = the same batches, so two builds' outputs can be compared without
+ * Parquet.
  *
  * 1. A synthetic trace (mlp, trn2, LNC 2, seed 1; N instructions, default
  *    4 M ~ 700 MB of NTFF) unless --neff/--ntff name one.
@@ -141,6 +150,120 @@ static sums read_records(nxp_profile *p)
 	}
 	nxp_cursor_close(c);
 	return r;
+}
+
+/* ---- one table's pass alone (--tables) ---- */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static uint64_t hash_bits(uint64_t h, const uint8_t *bits, int64_t off, int64_t n)
+{
+	for (int64_t i = 0; i < n; i++) {
+		uint8_t v = bits ? (uint8_t)((bits[(off + i) / 8] >> ((off + i) % 8)) & 1) : 1;
+		h = fnv(h, &v, 1);
+	}
+	return h;
+}
+
+/* Buffers of one column as its schema `fmt` says. */
+static uint64_t hash_array(uint64_t h, const struct ArrowArray *a, const char *fmt, int dict)
+{
+	h = fnv(h, &a->length, 8);
+	h = fnv(h, &a->null_count, 8);
+	if (a->null_count)
+		h = hash_bits(h, a->buffers[0], a->offset, a->length);
+	if (!strcmp(fmt, "b")) {
+		h = hash_bits(h, a->buffers[1], a->offset, a->length);
+	} else if (!strcmp(fmt, "u")) {
+		const int32_t *o = (const int32_t *)a->buffers[1] + a->offset;
+		for (int64_t i = 0; i < a->length; i++) {
+			int32_t len = o[i + 1] - o[i];
+			h = fnv(h, &len, 4);
+			h = fnv(h, (const char *)a->buffers[2] + o[i], (size_t)len);
+		}
+	} else {
+		size_t es = !strcmp(fmt, "i") ? 4 : 8;
+		h = fnv(h, (const uint8_t *)a->buffers[1] + es * (size_t)a->offset, es * (size_t)a->length);
+	}
+	if (dict && a->dictionary)
+		h = hash_array(h, a->dictionary, "u", 0);
+	return h;
+}
+
+static int split_list(char *s, const char **out, int max)
+{
+	int n = 0;
+	for (char *t = strtok(s, ","); t && n < max - 1; t = strtok(NULL, ","))
+		out[n++] = t;
+	out[n] = NULL;
+	return n;
+}
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int run_tables(nxp_profile *p, long long ntff_bytes, char *tables, char *columns, int reps)
+{
+	const char *tv[64], *cv[256];
+	int nt = split_list(tables, tv, 64);
+	if (columns)
+		split_list(columns, cv, 256);
+	printf("%-18s %10s %9s %9s  %s\n", "table", "rows", "CPU s", "MB/CPU s", "batch hash");
+	for (int t = 0; t < nt; t++) {
+		double best = 1e30;
+		uint64_t h = 0, rows = 0;
+		/* reps timed runs without the hash, then one run that hashes */
+		for (int r = 0; r <= reps; r++) {
+			int hashing = r == reps;
+			double c0 = cpu_now();
+			nxp_table_options o;
+			nxp_table_options_init(&o);
+			o.columns = columns ? cv : NULL;
+			struct ArrowArrayStream s;
+			struct ArrowSchema sc;
+			nxp_status st;
+			if (nxp_profile_open_table(&s, p, tv[t], &o, &st) < 0)
+				die(tv[t], st.message);
+			if (s.get_schema(&s, &sc))
+				die(tv[t], "get_schema");
+			h = 1469598103934665603ULL;
+			rows = 0;
+			for (;;) {
+				struct ArrowArray a;
+				int rc = s.get_next(&s, &a);
+				if (rc) {
+					const char *e = s.get_last_error(&s);
+					die(tv[t], e ? e : strerror(rc));
+				}
+				if (!a.release)
+					break;
+				for (int64_t c = 0; c < a.n_children && hashing; c++)
+					h = hash_array(h, a.children[c], sc.children[c]->format,
+						       sc.children[c]->dictionary != NULL);
+				rows += (uint64_t)a.length;
+				a.release(&a);
+			}
+			sc.release(&sc);
+			s.release(&s);
+			double c = cpu_now() - c0;
+			if (!hashing)
+				best = c < best ? c : best;
+		}
+		printf("%-18s %10" PRIu64 " %9.3f %9.1f  %016" PRIx64 "\n", tv[t], rows, best,
+		       (double)ntff_bytes / 1e6 / best, h);
+	}
+	return 0;
 }
 
 /* ---- the events for OTF2, taken from the same table ---- */
@@ -378,6 +501,7 @@ int main(int argc, char **argv)
 	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	const char *neff = NULL, *ntff = NULL;
 	int reps = 3, keep = 0;
+	char *tables = NULL, *columns = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -391,11 +515,16 @@ int main(int argc, char **argv)
 			neff = v, i++;
 		else if (!strcmp(a, "--ntff") && v)
 			ntff = v, i++;
+		else if (!strcmp(a, "--tables") && v)
+			tables = argv[++i];
+		else if (!strcmp(a, "--columns") && v)
+			columns = argv[++i];
 		else if (!strcmp(a, "--keep"))
 			keep = 1;
 		else {
 			fprintf(stderr, "usage: bench_columnar [--instructions N] [--dir DIR] [--reps R] [--keep]\n"
-					"       bench_columnar --neff F --ntff F [--dir DIR] [--reps R]\n");
+					"       bench_columnar --neff F --ntff F [--dir DIR] [--reps R]\n"
+					"       bench_columnar --neff F --ntff F --tables T,... [--columns C,...] [--reps R]\n");
 			return 2;
 		}
 	}
@@ -432,6 +561,15 @@ int main(int argc, char **argv)
 	nxp_status st;
 	if (nxp_profile_open_path(&p, neff, ntff, NULL, &st) < 0)
 		die("nxp_profile_open_path", st.message);
+	if (tables) {
+		int rc = run_tables(p, fsize(ntff), tables, columns, reps);
+		nxp_profile_close(p);
+		if (generated && !keep) {
+			unlink(pneff);
+			unlink(pntff);
+		}
+		return rc;
+	}
 
 	double best_col = 1e30, best_all = 1e30, best_rec = 1e30, best_otf2 = 1e30;
 	sums col = { 0 }, rec = { 0 }, all = { 0 };
