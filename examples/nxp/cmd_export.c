@@ -10,15 +10,19 @@
 
 #define USAGE                                                                                         \
 	"nxp export NEFF NTFF -o DIR [--tables T,...] [--compression zstd|gzip|none] [--force]\n"    \
-	"      [--quiet] [--allow-mismatch]\n"                                                        \
+	"      [--threads N] [--quiet] [--allow-mismatch]\n"                                        \
 	"  nxp export --system DIR|FILE -o DIR [--tables T,...] [--compression ...] [--force]\n"      \
+	"      [--threads N]\n"                                                                      \
 	"  nxp export --capture DIR -o OUT [--tables T,...] [--compression ...] [--force]\n"       \
 	"      [--threads N]\n"                                                                      \
 	"      every table as DIR/<Table>.parquet (Instruction, DmaPacket, ..., SchemaFields);\n"    \
 	"      --capture: OUT/<Table>/profile=<NTFF name>/part-0.parquet for every device\n"        \
 	"      profile, OUT/<Table>/part-0.parquet for the system tables (Hive partitions);\n"      \
-	"      existing files are refused without --force; --threads: profiles exported at once\n" \
-	"      (default 0 = all cores, 1 = one by one; the same files either way)\n"
+	"      --tables: names, 'default' (every table but Flow: what no --tables writes),\n"       \
+	"      'all' (Flow too); a list starting with '+' adds to the default set (+Flow);\n"      \
+	"      existing files are refused without --force; --threads: tables (--capture:\n"         \
+	"      profiles) written at once (default 0 = all cores, 1 = one by one; the same\n"        \
+	"      files either way)\n"
 
 static void progress(void *user, const char *table, int done, int total)
 {
@@ -29,50 +33,13 @@ static void progress(void *user, const char *table, int done, int total)
 		fprintf(stderr, "\rnxp export: %d tables written%-24s\n", total, "");
 }
 
-/* Records and sections the export skipped (the Warning table's rows of those
- * categories), or -1 when they cannot be counted. */
-static int64_t skipped_count(nxp_profile *p, int64_t *sections)
-{
-	static const char *const cols[] = {"category", "record_count", NULL};
-	nxp_table_options to;
-	nxp_table_options_init(&to);
-	to.columns = cols;
-	struct ArrowArrayStream s;
-	nxp_status st;
-	nxp_status_init(&st);
-	if (nxp_profile_open_table(&s, p, "Warning", &to, &st))
-		return -1;
-	int64_t recs = 0;
-	*sections = 0;
-	struct ArrowArray a;
-	while (s.get_next(&s, &a) == 0 && a.release) {
-		const struct ArrowArray *cat = a.children[0], *cnt = a.children[1];
-		const int32_t *idx = cat->buffers[1];
-		const int32_t *off = cat->dictionary->buffers[1];
-		const char *chars = cat->dictionary->buffers[2];
-		const int64_t *n = cnt->buffers[1];
-		for (int64_t i = 0; i < a.length; i++) {
-			int32_t k = idx[i + cat->offset];
-			size_t len = (size_t)(off[k + 1] - off[k]);
-			const char *c = chars + off[k];
-			if (len == 15 && !memcmp(c, "skipped_records", 15))
-				recs += n[i + cnt->offset];
-			else if (len == 16 && !memcmp(c, "skipped_sections", 16))
-				*sections += n[i + cnt->offset];
-		}
-		a.release(&a);
-	}
-	s.release(&s);
-	return recs;
-}
-
 int cmd_export(int argc, char **argv)
 {
 	/* --format perfetto|chrome-json: a timeline file (cmd_export_timeline.c). */
 	for (int i = 1; i + 1 < argc; i++)
 		if (!strcmp(argv[i], "--format"))
 			return cmd_export_timeline(argc, argv);
-	const char *paths[2] = {NULL, NULL}, *out = NULL, *system = NULL, *tables = NULL, *capture = NULL, *threads = NULL;
+	const char *paths[2] = {NULL, NULL}, *out = NULL, *system = NULL, *tables = NULL, *capture = NULL;
 	int npaths = 0, quiet = 0;
 	nxp_export_options eo;
 	nxp_export_options_init(&eo);
@@ -114,7 +81,8 @@ int cmd_export(int argc, char **argv)
 			long n = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : -1;
 			if (i + 1 == argc || !end || *end || end == argv[i + 1] || n < 0 || n > 1024)
 				return cli_bad_usage("export", USAGE, "--threads needs a count (0 = all cores)");
-			threads = argv[++i];
+			i++;
+			eo.threads = (int32_t)n;
 		} else if (!strcmp(a, "--force")) {
 			eo.overwrite = 1;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
@@ -135,22 +103,19 @@ int cmd_export(int argc, char **argv)
 		return cli_bad_usage("export", USAGE, "no output directory (-o DIR)");
 	if (system && capture)
 		return cli_bad_usage("export", USAGE, "--system and --capture exclude each other");
-	if (threads && !capture)
-		return cli_bad_usage("export", USAGE, "--threads applies to --capture");
-	if (threads) /* the library's capture fan-out width (see nxp_capture_export_parquet) */
-		setenv("NXP_THREADS", threads, 1);
 	if ((system || capture) && npaths)
 		return cli_bad_usage("export", USAGE, "--%s takes no NEFF/NTFF ('%s')", system ? "system" : "capture",
 				     paths[0]);
 	if (!system && !capture && npaths != 2)
 		return cli_bad_usage("export", USAGE, npaths ? "no NTFF given" : "no NEFF and NTFF given");
 
-	/* --tables a,b,c -> NULL-terminated list */
+	/* --tables a,b,c -> NULL-terminated list; +a,b -> default,a,b */
 	char *tcopy = NULL;
 	const char **tlist = NULL;
 	if (tables) {
-		tcopy = strdup(tables);
-		size_t n = 1;
+		int plus = tables[0] == '+';
+		tcopy = strdup(tables + plus);
+		size_t n = 2;
 		for (const char *c = tables; *c; c++)
 			n += *c == ',';
 		tlist = calloc(n + 1, sizeof(*tlist));
@@ -160,6 +125,8 @@ int cmd_export(int argc, char **argv)
 			return cli_fail("export", "out of memory");
 		}
 		size_t k = 0;
+		if (plus)
+			tlist[k++] = "default";
 		for (char *save = NULL, *t = strtok_r(tcopy, ",", &save); t; t = strtok_r(NULL, ",", &save))
 			tlist[k++] = t;
 		eo.tables = tlist;
@@ -167,6 +134,9 @@ int cmd_export(int argc, char **argv)
 	if (!quiet && isatty(2))
 		eo.progress = progress;
 
+	nxp_export_report rep;
+	rep.struct_size = sizeof(rep);
+	eo.report = &rep;
 	nxp_status st;
 	nxp_status_init(&st);
 	int rc;
@@ -183,8 +153,9 @@ int cmd_export(int argc, char **argv)
 		}
 		rc = nxp_profile_export_parquet(p, out, &eo, &st);
 		if (!rc) {
-			/* damaged input: what was left out, counted (Warning.parquet has the rows) */
-			int64_t secs = 0, recs = skipped_count(p, &secs);
+			/* damaged input: what was left out, as the written Warning rows count it
+			 * (-1 when Warning was not among the tables) */
+			int64_t recs = rep.skipped_records, secs = rep.skipped_sections;
 			if (recs > 0 || secs > 0)
 				fprintf(stderr,
 					"nxp export: %lld damaged record%s and %lld section%s skipped "

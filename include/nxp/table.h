@@ -120,17 +120,48 @@ static inline void nxp_parquet_options_init(nxp_parquet_options *o)
 NXP_API int nxp_parquet_write(const char *path, struct ArrowArrayStream *in, const nxp_parquet_options *opts,
 			      nxp_status *st);
 
-/** Options of nxp_profile_export_parquet() and nxp_system_export_parquet(). */
+/** What an export wrote (an output: nxp_export_options.report points at one).
+ *  The caller sets struct_size; the export fills the rest when it returns
+ *  NXP_OK (on an error the values are unspecified).  Since 0.2. */
+typedef struct nxp_export_report {
+	size_t struct_size;       /**< sizeof(nxp_export_report), set by the caller */
+	int64_t skipped_records;  /**< records that failed their checks and were skipped: the sum of
+				       record_count over the Warning rows of category skipped_records
+				       (every profile of a capture); -1 when Warning was not exported */
+	int64_t skipped_sections; /**< the same for category skipped_sections; -1 when Warning was not
+				       exported */
+	int32_t tables_written;   /**< Parquet files written (a capture: every partition file) */
+} nxp_export_report;
+
+/** Options of nxp_profile_export_parquet(), nxp_system_export_parquet() and
+ *  nxp_capture_export_parquet(). */
 typedef struct nxp_export_options {
 	size_t struct_size;            /**< sizeof(nxp_export_options) */
-	const char *const *tables;     /**< NULL-terminated table names; NULL = every table of the source */
+	/** NULL-terminated table names; NULL = the default set: every table of the
+	 *  source except Flow (libnxp's own analysis table, costly: one flow
+	 *  cursor over the whole trace).  Two names stand for sets: "default"
+	 *  (that default set) and "all" (every table of the source, Flow
+	 *  included), so {"default", "Flow", NULL} adds Flow.  A name listed twice
+	 *  is written once. */
+	const char *const *tables;
 	int32_t codec;                 /**< nxp_parquet_codec */
 	int32_t level;                 /**< codec level, 0 = the codec's default */
 	int32_t overwrite;             /**< nonzero: replace existing files; 0: NXP_E_INVAL if any exists */
-	/** Called before each table is written (done = tables written so far) and
-	 *  once at the end (table NULL, done == total).  May be NULL. */
+	/** Called before each table is written (done = tables finished so far)
+	 *  and once at the end (table NULL, done == total), on the calling thread.
+	 *  With threads != 1 the calls before each table come from the worker
+	 *  threads, one call at a time (never two at once; serialized by a lock),
+	 *  in the order the tables start.  May be NULL. */
 	void (*progress)(void *user, const char *table, int done, int total);
 	void *progress_user;
+	/** Threads writing at once (since 0.2, appended): 0 = the NXP_THREADS
+	 *  environment variable when it holds a count > 0, else one per online
+	 *  CPU; 1 = serial, every table on the calling thread, in table order.
+	 *  The files are byte for byte the same at any count. */
+	int32_t threads;
+	/** Where to report what was written (nxp_export_report); NULL = nowhere.
+	 *  Since 0.2, appended. */
+	nxp_export_report *report;
 } nxp_export_options;
 
 static inline void nxp_export_options_init(nxp_export_options *o)
@@ -142,15 +173,30 @@ static inline void nxp_export_options_init(nxp_export_options *o)
 	o->overwrite = 0;
 	o->progress = 0;
 	o->progress_user = 0;
+	o->threads = 0;
+	o->report = 0;
 }
 
 /**
  * Write `DIR/<Table>.parquet` for every table of profile `p` that
- * nxp_profile_open_table() produces (or those of opts->tables), with the
- * key-value metadata schema_version=7.4.0, libnxp_version and table.  `dir` is
- * created if missing.  Before anything is written, every target is checked:
- * an existing file without opts->overwrite fails with NXP_E_INVAL naming it.
- * Each file is written under a temporary name and renamed (nxp_parquet_write).
+ * nxp_profile_open_table() produces (the default set: all but Flow; or those
+ * of opts->tables), with the key-value metadata schema_version=7.4.0,
+ * libnxp_version and table.  `dir` is created if missing.  Before anything is
+ * written, every target is checked: an existing file without opts->overwrite
+ * fails with NXP_E_INVAL naming it.  Each file is written under a temporary
+ * name and renamed (nxp_parquet_write), so a final name never holds a partial
+ * file.
+ *
+ * Threads (opts->threads): each table is read through its own stream and
+ * written to its own file, on up to that many threads at once, the costliest
+ * tables started first (DmaPacket, Instruction, ...).  The one summary pass
+ * behind Summary, OpcodeSummary and ThrottleSummary is made once, by the task
+ * that writes those three tables.  The profile must not be closed until the
+ * call returns.  Errors: every table is attempted except those after a failed
+ * one in table order (they are skipped when they have not started yet); the
+ * error returned is that of the first failing table in table order (the same
+ * error a serial export returns).  Other tables may have been written
+ * completely by then.
  * Since 0.2.
  * Errors: NXP_E_INVAL, NXP_E_IO, NXP_E_NOMEM, and the tables' read errors.
  */
@@ -171,12 +217,17 @@ NXP_API int nxp_system_export_parquet(const char *path, const char *dir, const n
  * partitioning (DuckDB: read_parquet with hive_partitioning=true, see
  * doc/tables.md): the `profile` column names the rank.  Unpaired NEFF/NTFF are skipped (they are
  * among nxp_capture_problem()).  opts as nxp_profile_export_parquet(); progress
- * is reported per profile.  The profiles are exported on worker threads, one
- * open profile per worker; the width is the NXP_THREADS environment variable
- * (unset or 0 = one per online CPU, 1 = serial); the files are byte for byte
- * the same at any width.  With several workers, progress is called from them,
- * one call at a time, and after an error in one profile (the first failing
- * profile's error is returned) later profiles may have been written.  Since 0.2.
+ * is reported per profile.  Width (opts->threads, resolved as in
+ * nxp_export_options: 0 = NXP_THREADS or one per online CPU): with N profiles
+ * and width W, min(N, W) profiles are exported at once, one open profile per
+ * worker, and each profile's tables on W / min(N, W) threads (at least 1), so
+ * no more than W threads write at once (several profiles: parallel over
+ * profiles, tables serial inside each).  The system tables and SchemaFields
+ * are written first, on W threads.  The files are byte for byte the same at
+ * any width.  With several workers, progress is called from them, one call at
+ * a time, and after an error in one profile (the first failing profile's
+ * error is returned) later profiles may have been written.  opts->report sums
+ * every profile's counts.  Since 0.2.
  * Errors: those of nxp_capture_open(), nxp_capture_open_profile() and
  * nxp_profile_export_parquet().
  */
