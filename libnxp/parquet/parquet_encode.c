@@ -175,3 +175,129 @@ void pq_bits_set(uint8_t *dst, int64_t dpos, int64_t n)
 		n--;
 	}
 }
+
+/* ---- DELTA_BINARY_PACKED ------------------------------------------------- */
+
+#define DELTA_BLOCK 128
+#define DELTA_MINIBLOCKS 4
+#define DELTA_MINI (DELTA_BLOCK / DELTA_MINIBLOCKS)
+
+static inline uint64_t zigzag64(int64_t x)
+{
+	return ((uint64_t)x << 1) ^ (uint64_t)(x >> 63);
+}
+
+static inline int width64(uint64_t x)
+{
+	return x ? 64 - __builtin_clzll(x) : 0;
+}
+
+/* 32 values of `bw` bits (0..64, each < 2^bw), LSB first: 4 * bw bytes. */
+static uint8_t *pack32(uint8_t *o, const uint64_t *x, int bw)
+{
+	if (bw == 0)
+		return o;
+	uint64_t acc = 0;
+	int have = 0;
+	for (int i = 0; i < DELTA_MINI; i++) {
+		acc |= x[i] << have;
+		have += bw;
+		if (have >= 64) {
+			memcpy(o, &acc, 8);
+			o += 8;
+			have -= 64;
+			/* the bits of x[i] that did not fit (none when it ended exactly on the word) */
+			acc = have ? x[i] >> (bw - have) : 0;
+		}
+	}
+	if (have) /* 32 * bw bits: a half word is left when bw is odd */
+		memcpy(o, &acc, 4), o += 4;
+	return o;
+}
+
+/* One block of m (1..128) relative deltas in rel[] (padded with 0 to 128
+ * here) with its zigzag min delta. */
+static uint8_t *put_block(uint8_t *o, uint64_t *rel, size_t m, int64_t min_delta)
+{
+	o += pq_uvarint(o, zigzag64(min_delta));
+	for (size_t j = m; j < DELTA_BLOCK; j++)
+		rel[j] = 0;
+	size_t used = (m + DELTA_MINI - 1) / DELTA_MINI;
+	int bw[DELTA_MINIBLOCKS];
+	for (size_t b = 0; b < DELTA_MINIBLOCKS; b++) {
+		uint64_t any = 0;
+		if (b < used)
+			for (size_t j = 0; j < DELTA_MINI; j++)
+				any |= rel[b * DELTA_MINI + j];
+		bw[b] = width64(any);
+		*o++ = (uint8_t)bw[b]; /* 0 for the miniblocks past the last value */
+	}
+	for (size_t b = 0; b < used; b++)
+		o = pack32(o, rel + b * DELTA_MINI, bw[b]);
+	return o;
+}
+
+/* Room for the header and every block of n values of `bytes` bytes each. */
+static int delta_reserve(pq_buf *out, size_t n, size_t bytes)
+{
+	size_t blocks = n ? (n - 1 + DELTA_BLOCK - 1) / DELTA_BLOCK : 0;
+	return pq_buf_reserve(out, 4 * 10 + blocks * (10 + DELTA_MINIBLOCKS + DELTA_BLOCK * bytes));
+}
+
+static uint8_t *delta_header(uint8_t *o, size_t n, int64_t first)
+{
+	o += pq_uvarint(o, DELTA_BLOCK);
+	o += pq_uvarint(o, DELTA_MINIBLOCKS);
+	o += pq_uvarint(o, n);
+	o += pq_uvarint(o, zigzag64(first));
+	return o;
+}
+
+int pq_delta_i64(pq_buf *out, const int64_t *v, size_t n)
+{
+	if (delta_reserve(out, n, 8))
+		return -1;
+	uint8_t *o = delta_header(out->p + out->n, n, n ? v[0] : 0);
+	uint64_t rel[DELTA_BLOCK];
+	for (size_t i = 1; i < n; i += DELTA_BLOCK) {
+		size_t m = n - i < DELTA_BLOCK ? n - i : DELTA_BLOCK;
+		const int64_t *p = v + i;
+		/* deltas wrap in two's complement (uint64 arithmetic), as the spec allows */
+		int64_t mn = (int64_t)((uint64_t)p[0] - (uint64_t)p[-1]);
+		for (size_t j = 0; j < m; j++) {
+			int64_t d = (int64_t)((uint64_t)p[j] - (uint64_t)p[(ptrdiff_t)j - 1]);
+			rel[j] = (uint64_t)d;
+			mn = d < mn ? d : mn;
+		}
+		for (size_t j = 0; j < m; j++)
+			rel[j] -= (uint64_t)mn;
+		o = put_block(o, rel, m, mn);
+	}
+	out->n = (size_t)(o - out->p);
+	return 0;
+}
+
+int pq_delta_i32(pq_buf *out, const int32_t *v, size_t n)
+{
+	if (delta_reserve(out, n, 4))
+		return -1;
+	uint8_t *o = delta_header(out->p + out->n, n, n ? v[0] : 0);
+	uint64_t rel[DELTA_BLOCK];
+	for (size_t i = 1; i < n; i += DELTA_BLOCK) {
+		size_t m = n - i < DELTA_BLOCK ? n - i : DELTA_BLOCK;
+		const int32_t *p = v + i;
+		/* 32-bit wrapping deltas: no relative delta needs more than 32 bits */
+		int32_t mn = (int32_t)((uint32_t)p[0] - (uint32_t)p[-1]);
+		uint32_t d32[DELTA_BLOCK];
+		for (size_t j = 0; j < m; j++) {
+			int32_t d = (int32_t)((uint32_t)p[j] - (uint32_t)p[(ptrdiff_t)j - 1]);
+			d32[j] = (uint32_t)d;
+			mn = d < mn ? d : mn;
+		}
+		for (size_t j = 0; j < m; j++)
+			rel[j] = (uint32_t)(d32[j] - (uint32_t)mn);
+		o = put_block(o, rel, m, mn);
+	}
+	out->n = (size_t)(o - out->p);
+	return 0;
+}

@@ -93,6 +93,11 @@ int pq_def_levels(pq_buf *out, const uint8_t *bits, size_t n, size_t nulls);
 int64_t pq_bits_copy(uint8_t *dst, int64_t dpos, const uint8_t *src, int64_t spos, int64_t n);
 /* Set n bits in dst from bit dpos (dst's bytes past dpos are zero). */
 void pq_bits_set(uint8_t *dst, int64_t dpos, int64_t n);
+/* DELTA_BINARY_PACKED (Encodings.md) of n values, appended to out: blocks of
+ * 128 values in 4 miniblocks of 32, deltas wrapping in the physical type's
+ * width (so INT32 never needs more than 32 bits).  -1 when out of memory. */
+int pq_delta_i64(pq_buf *out, const int64_t *v, size_t n);
+int pq_delta_i32(pq_buf *out, const int32_t *v, size_t n);
 
 /* ---- codecs (parquet_codec.c) ------------------------------------------ */
 

@@ -26,7 +26,7 @@
 enum pq_kind { K_INT32, K_INT64, K_UINT32, K_FLOAT, K_DOUBLE, K_BOOL, K_UTF8, K_DICT };
 /* Parquet Type, Encoding, PageType, FieldRepetitionType, ConvertedType values */
 enum { T_BOOLEAN = 0, T_INT32 = 1, T_INT64 = 2, T_FLOAT = 4, T_DOUBLE = 5, T_BYTE_ARRAY = 6 };
-enum { E_PLAIN = 0, E_RLE = 3, E_RLE_DICTIONARY = 8 };
+enum { E_PLAIN = 0, E_RLE = 3, E_DELTA_BINARY_PACKED = 5, E_RLE_DICTIONARY = 8, E_COUNT = 9 };
 enum { PAGE_DATA = 0, PAGE_DICTIONARY = 2 };
 enum { REP_REQUIRED = 0, REP_OPTIONAL = 1 };
 enum { CT_UTF8 = 0 };
@@ -54,14 +54,15 @@ typedef struct pq_col {
 	const char *name;  /* the schema's (alive until the schema is released) */
 	int kind, ptype, nullable, width;
 	/* the open page */
-	pq_buf vals;       /* PLAIN values, or uint32 dictionary ids when pdict */
+	pq_buf vals;       /* PLAIN values (numbers in their physical type, encoded
+			    * at flush_page), or uint32 dictionary ids when pdict */
 	pq_buf defs;       /* validity bits of the page's rows */
 	int64_t prow, pnull, pbits;
 	int pdict;
 	/* the column chunk of the open row group */
 	pq_buf chunk;      /* compressed data pages with their headers */
 	int64_t c_rows, c_nulls, c_unc, c_comp;
-	int32_t n_dict_pages, n_plain_pages;
+	int32_t n_pages[E_COUNT]; /* data pages of the chunk by encoding */
 	pq_dict dict;
 	int fallback;      /* dictionary full: PLAIN pages for the rest of the chunk */
 	/* statistics of the chunk */
@@ -169,8 +170,10 @@ static int dict_rehash(pq_dict *d, uint32_t nslots)
 	return 0;
 }
 
-/* Id of string (p, n), added if new; -1 when out of memory. */
-static int32_t dict_id(pq_dict *d, const uint8_t *p, uint32_t n)
+/* Id of string (p, n), added if new; -1 when out of memory, -2 when it is
+ * new and would take the dictionary's PLAIN bytes past `limit` (a first
+ * entry is always added). */
+static int32_t dict_id(pq_dict *d, const uint8_t *p, uint32_t n, size_t limit)
 {
 	if (!d->slots && dict_rehash(d, 1024))
 		return -1;
@@ -179,6 +182,8 @@ static int32_t dict_id(pq_dict *d, const uint8_t *p, uint32_t n)
 	for (int32_t e; (e = d->slots[i]) >= 0; i = (i + 1) & d->mask)
 		if (d->hash[e] == h && d->len[e] == n && memcmp(d->plain.p + d->off[e], p, n) == 0)
 			return e;
+	if (d->count > 0 && d->plain.n + 4 + (size_t)n > limit)
+		return -2;
 	if (d->count == d->cap) {
 		uint32_t cap = d->cap ? d->cap * 2 : 256;
 		uint32_t *o = realloc(d->off, cap * sizeof(*o));
@@ -448,11 +453,39 @@ static int64_t append_dict_ids(pq_writer *w, pq_col *c, const struct ArrowArray 
 				c->fallback = 1;
 				break;
 			}
-			id = dict_id(&c->dict, data + off[x], len);
+			id = dict_id(&c->dict, data + off[x], len, SIZE_MAX);
 			if (id < 0)
 				return nomem(w);
 			c->remap[x] = id;
 		}
+		out[k++] = (uint32_t)id;
+	}
+	c->vals.n += (size_t)k * 4;
+	return i;
+}
+
+/* Dictionary ids of rows of a utf8 array: the chunk's dictionary is built
+ * from the values (hashed); stops early (returns fewer rows) when it is full. */
+static int64_t append_str_ids(pq_writer *w, pq_col *c, const struct ArrowArray *a, const uint8_t *valid,
+			      int64_t i0, int64_t n)
+{
+	const int32_t *off = (const int32_t *)a->buffers[1];
+	const uint8_t *data = a->buffers[2];
+	if (pq_buf_reserve(&c->vals, (size_t)n * 4))
+		return nomem(w);
+	uint32_t *out = (uint32_t *)(void *)(c->vals.p + c->vals.n);
+	int64_t k = 0, i = 0;
+	for (; i < n; i++) {
+		int64_t row = i0 + i;
+		if (valid && !bit_at(valid, row))
+			continue;
+		int32_t id = dict_id(&c->dict, data + off[row], (uint32_t)(off[row + 1] - off[row]), DICT_BYTES);
+		if (id == -2) {
+			c->fallback = 1;
+			break;
+		}
+		if (id < 0)
+			return nomem(w);
 		out[k++] = (uint32_t)id;
 	}
 	c->vals.n += (size_t)k * 4;
@@ -502,7 +535,7 @@ static void page_reset(pq_col *c)
 {
 	c->vals.n = c->defs.n = 0;
 	c->prow = c->pnull = c->pbits = 0;
-	c->pdict = c->kind == K_DICT && !c->fallback;
+	c->pdict = (c->kind == K_DICT || c->kind == K_UTF8) && !c->fallback;
 }
 
 static int flush_page(pq_writer *w, pq_col *c)
@@ -520,16 +553,23 @@ static int flush_page(pq_writer *w, pq_col *c)
 		uint32_t len = (uint32_t)(b->n - 4);
 		memcpy(b->p, &len, 4);
 	}
-	int enc = E_PLAIN;
+	int enc = E_PLAIN, oom = 0;
 	if (c->pdict && c->dict.count > 0) {
 		enc = E_RLE_DICTIONARY;
 		int bw = pq_bit_width(c->dict.count - 1);
 		uint8_t bwb = (uint8_t)bw;
-		if (pq_buf_put(b, &bwb, 1) || pq_rle_hybrid(b, (const uint32_t *)(void *)c->vals.p, c->vals.n / 4, bw))
-			return nomem(w);
-	} else if (pq_buf_put(b, c->vals.p, c->vals.n)) {
-		return nomem(w);
+		oom = pq_buf_put(b, &bwb, 1) || pq_rle_hybrid(b, (const uint32_t *)(void *)c->vals.p, c->vals.n / 4, bw);
+	} else if (c->kind == K_INT32) {
+		enc = E_DELTA_BINARY_PACKED;
+		oom = pq_delta_i32(b, (const int32_t *)(void *)c->vals.p, c->vals.n / 4);
+	} else if (c->kind == K_INT64 || c->kind == K_UINT32) {
+		enc = E_DELTA_BINARY_PACKED;
+		oom = pq_delta_i64(b, (const int64_t *)(void *)c->vals.p, c->vals.n / 8);
+	} else {
+		oom = pq_buf_put(b, c->vals.p, c->vals.n);
 	}
+	if (oom)
+		return nomem(w);
 	const uint8_t *z;
 	size_t zn;
 	int rc = compress(w, b->p, b->n, &z, &zn);
@@ -541,10 +581,7 @@ static int flush_page(pq_writer *w, pq_col *c)
 		return nomem(w);
 	c->c_unc += (int64_t)(w->hdr.n + b->n);
 	c->c_comp += (int64_t)(w->hdr.n + zn);
-	if (enc == E_RLE_DICTIONARY)
-		c->n_dict_pages++;
-	else
-		c->n_plain_pages++;
+	c->n_pages[enc]++;
 	page_reset(c);
 	return NXP_OK;
 }
@@ -570,7 +607,9 @@ static int col_append(pq_writer *w, pq_col *c, const struct ArrowArray *a, const
 		case K_FLOAT: got = append_float(c, a, valid, i0, k); break;
 		case K_DOUBLE: got = append_double(c, a, valid, i0, k); break;
 		case K_BOOL: got = append_bool(c, a, valid, i0, k); break;
-		case K_UTF8: got = append_strings(w, c, a, NULL, valid, i0, k); break;
+		case K_UTF8:
+			got = c->fallback ? append_strings(w, c, a, NULL, valid, i0, k) : append_str_ids(w, c, a, valid, i0, k);
+			break;
 		default:
 			got = c->fallback ? append_strings(w, c, a->dictionary, a->buffers[1], valid, i0, k)
 					  : append_dict_ids(w, c, a, valid, i0, k);
@@ -585,7 +624,7 @@ static int col_append(pq_writer *w, pq_col *c, const struct ArrowArray *a, const
 		i0 += got;
 		n -= got;
 		int full = c->vals.n >= PAGE_BYTES || c->prow >= PAGE_ROWS;
-		if (c->kind == K_DICT && c->fallback && c->pdict) {
+		if ((c->kind == K_DICT || c->kind == K_UTF8) && c->fallback && c->pdict) {
 			/* The dictionary just filled up: the open page (ids) closes and
 			 * the rest of the chunk is PLAIN. */
 			int rc = c->prow ? flush_page(w, c) : NXP_OK;
@@ -665,7 +704,7 @@ static void col_chunk_reset(pq_col *c)
 {
 	c->chunk.n = 0;
 	c->c_rows = c->c_nulls = c->c_unc = c->c_comp = 0;
-	c->n_dict_pages = c->n_plain_pages = 0;
+	memset(c->n_pages, 0, sizeof(c->n_pages));
 	dict_clear(&c->dict);
 	c->fallback = 0;
 	c->has_mm = 0;
@@ -690,7 +729,7 @@ static int flush_row_group(pq_writer *w)
 		if (rc)
 			return rc;
 		int64_t dict_off = -1;
-		if (c->kind == K_DICT && c->dict.count > 0) {
+		if ((c->kind == K_DICT || c->kind == K_UTF8) && c->dict.count > 0) {
 			const uint8_t *z;
 			size_t zn;
 			rc = compress(w, c->dict.plain.p, c->dict.plain.n, &z, &zn);
@@ -720,14 +759,19 @@ static int flush_row_group(pq_writer *w)
 		tc_i64(&t, 2, 0);
 		tc_struct_begin(&t, 3); /* ColumnMetaData */
 		tc_i32(&t, 1, c->ptype);
-		int uses_plain = c->n_plain_pages > 0 || dict_off >= 0;
-		int uses_dict = c->n_dict_pages > 0;
-		tc_list_begin(&t, 2, TC_I32, (uint32_t)(uses_plain + uses_dict + 1));
-		if (uses_plain)
-			tc_elem_i32(&t, E_PLAIN);
-		tc_elem_i32(&t, E_RLE);
-		if (uses_dict)
-			tc_elem_i32(&t, E_RLE_DICTIONARY);
+		/* every encoding of the chunk: its pages', the dictionary page's
+		 * (PLAIN) and the definition levels' (RLE) */
+		int used[E_COUNT] = {0}, nused = 0;
+		for (int e = 0; e < E_COUNT; e++)
+			used[e] = c->n_pages[e] > 0;
+		used[E_PLAIN] |= dict_off >= 0;
+		used[E_RLE] = 1;
+		for (int e = 0; e < E_COUNT; e++)
+			nused += used[e];
+		tc_list_begin(&t, 2, TC_I32, (uint32_t)nused);
+		for (int e = 0; e < E_COUNT; e++)
+			if (used[e])
+				tc_elem_i32(&t, e);
 		tc_list_begin(&t, 3, TC_BINARY, 1);
 		tc_elem_binary(&t, c->name, strlen(c->name));
 		tc_i32(&t, 4, pq_codec_thrift_id(w->codec));
@@ -738,21 +782,20 @@ static int flush_row_group(pq_writer *w)
 		if (dict_off >= 0)
 			tc_i64(&t, 11, dict_off);
 		put_stats(&t, c);
-		int nstats = (dict_off >= 0) + (c->n_dict_pages > 0) + (c->n_plain_pages > 0);
+		int nstats = dict_off >= 0;
+		for (int e = 0; e < E_COUNT; e++)
+			nstats += c->n_pages[e] > 0;
 		tc_list_begin(&t, 13, TC_STRUCT, (uint32_t)nstats);
 		if (dict_off >= 0) {
 			tc_elem_struct_begin(&t);
 			tc_i32(&t, 1, PAGE_DICTIONARY), tc_i32(&t, 2, E_PLAIN), tc_i32(&t, 3, 1);
 			tc_struct_end(&t);
 		}
-		if (c->n_dict_pages > 0) {
+		for (int e = 0; e < E_COUNT; e++) {
+			if (c->n_pages[e] == 0)
+				continue;
 			tc_elem_struct_begin(&t);
-			tc_i32(&t, 1, PAGE_DATA), tc_i32(&t, 2, E_RLE_DICTIONARY), tc_i32(&t, 3, c->n_dict_pages);
-			tc_struct_end(&t);
-		}
-		if (c->n_plain_pages > 0) {
-			tc_elem_struct_begin(&t);
-			tc_i32(&t, 1, PAGE_DATA), tc_i32(&t, 2, E_PLAIN), tc_i32(&t, 3, c->n_plain_pages);
+			tc_i32(&t, 1, PAGE_DATA), tc_i32(&t, 2, e), tc_i32(&t, 3, c->n_pages[e]);
 			tc_struct_end(&t);
 		}
 		tc_struct_end(&t); /* ColumnMetaData */
