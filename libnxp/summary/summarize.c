@@ -14,6 +14,7 @@
 #include "intervals.h"
 #include "pool.h"
 #include "neff_internal.h"
+#include "ntff_priv.h"
 #include "status.h"
 #include "summary_priv.h"
 
@@ -133,6 +134,9 @@ typedef struct pass {
 	size_t nbatch;
 	int64_t last_start; /* records must come in start order ... */
 	int unordered;      /* ... and the reorder bound never hit, else the pass is redone on one thread */
+	int negative;       /* a negative term was summed (sums then depend on the order): redo on one thread */
+	size_t reorder_peak; /* most spans the reorder buffer held */
+	int spans;          /* a DMA group of the parallel pass: busy spans go to `out`, not to the unions */
 } pass;
 
 /* Counters saturate instead of overflowing on hostile input. */
@@ -228,6 +232,15 @@ static inline void total_add(pass *ps, int64_t lo, int64_t hi)
 		emit_run(ps, &done);
 }
 
+/* A DMA group's busy span (tag[0] = class), in start order, to the accumulator. */
+static void span_send(pass *ps, int64_t lo, int64_t hi, int cls)
+{
+	if (hi <= lo)
+		return; /* nothing for a union */
+	nxp_span sp = {lo, hi, {cls, 0}};
+	emit_run(ps, &sp);
+}
+
 /* Flush the open run and the batch, then close the channel (also on failure). */
 static void total_end(pass *ps)
 {
@@ -282,6 +295,9 @@ static int do_instruction(pass *ps, const nxp_instruction *in)
 
 	ps->eng_count[e]++;
 	sadd(&ps->eng_time[e], in->duration_ns);
+	ps->negative |= (in->duration_ns | in->raw_flops | in->flops_transpose | in->hbm_read_bytes | in->hbm_write_bytes |
+			 in->sbuf_read_bytes | in->sbuf_write_bytes | in->psum_read_bytes | in->psum_write_bytes |
+			 in->spill_save_bytes | in->spill_reload_bytes) < 0;
 	if (!si || !si->is_setup) {
 		int64_t xlo = in->start_ts, xhi = in->end_ts;
 		if (clip(ps, &xlo, &xhi)) {
@@ -348,6 +364,8 @@ static int do_instruction(pass *ps, const nxp_instruction *in)
 		return NXP_OK;
 	}
 	int rc = nxp_reorder_push(&ps->reorder, &sp, &early);
+	if (ps->reorder.n > ps->reorder_peak)
+		ps->reorder_peak = ps->reorder.n;
 	if (rc == 1) { /* bound reached: the earliest is merged now (may slightly misplace it) */
 		ps->unordered = 1;
 		feed_instr(ps, &early);
@@ -473,6 +491,7 @@ static int do_dma(pass *ps, const nxp_dma_packet *d)
 		ps->qt_kind = qtype_is(t, "input") ? 1 : qtype_is(t, "output") ? 2 : qtype_is(t, "data") ? 3 : 0;
 	}
 	const int cls = ps->qt_cls;
+	ps->negative |= (d->duration_ns | d->transfer_bytes | d->read_bytes | d->write_bytes) < 0;
 	ps->pk_count++;
 	sadd(&ps->pk_time, d->duration_ns);
 	sadd(&ps->pk_bytes, d->transfer_bytes);
@@ -489,7 +508,9 @@ static int do_dma(pass *ps, const nxp_dma_packet *d)
 	if (is_hbm(ps, 1, d->dest))
 		sadd(&ps->hbm_write, d->write_bytes);
 
-	if (busy) {
+	if (busy && ps->spans) {
+		span_send(ps, lo, hi, cls);
+	} else if (busy) {
 		total_add(ps, lo, hi);
 		nxp_union_add(&ps->dma_u, lo, hi);
 		nxp_union_add(&ps->cls_u[cls], lo, hi);
@@ -972,30 +993,68 @@ static void pass_free(pass *ps)
 }
 
 /* ---- the parallel pass ---------------------------------------------------
- * Thread I reads the Instruction table, thread D the DmaPacket table, thread S
- * the other tables, each into its own pass with its own cursor; the caller
- * merges the busy runs of I and D into total_active_time.  Why the figures
- * are those of the one-thread merge, bit for bit:
- *  - every counter is an integer sum or a min/max, and each is fed by one side
- *    only, except rows and hbm_read/write_bytes (I + D: integer addition);
- *  - the reorder buffer sees the same pushes and pops: in the one-thread merge
- *    a DMA record only moves the watermark up to a start the next instruction
- *    reaches anyway, so the instruction unions get the same spans in the same
- *    order;
- *  - total_active_time is the length of the union of both sides' spans, which
- *    the one-thread pass receives in start order: merging the two sides'
- *    sorted runs by start gives the same union, so the same integer length.
+ * Reading a table (sections, CRC, decoding, the NEFF join, the time-order
+ * merge of its queues) costs more than summing its records, and a table's
+ * queues are read independently, so the parallel pass splits both big tables
+ * by queue:
+ *  - the Instruction table into groups of engines (every core's queues of an
+ *    engine in one group), the DmaPacket table into groups of queues, groups
+ *    balanced by record count; each group is read by its own thread through
+ *    its own merge of its queues (the cursor's: a queue's records, bad records
+ *    and bad keys are its own business, whatever group it is in) into its own
+ *    pass, so every per-engine and per-queue figure is computed whole by one
+ *    thread;
+ *  - the DMA groups send the busy spans of their packets, in start order, to
+ *    one accumulator (A), which merges them by start into the DMA unions;
+ *  - thread S reads the other tables; the caller merges the busy runs of the
+ *    instruction groups and of A into total_active_time.
+ * Why the figures are those of the one-thread merge, bit for bit:
+ *  - every counter is an integer sum of non-negative terms (a negative term is
+ *    flagged and the pass redone on one thread) or a min/max: saturating sums
+ *    of non-negative terms do not depend on the order;
+ *  - an instruction group's reorder buffer releases its spans in busy-start
+ *    order, as the one-thread pass's does (a span leaves when the latest
+ *    record start passes it; one starting at the latest start goes straight
+ *    through), and every union of an engine and of its opcodes belongs to one
+ *    group, so it sees the same spans in start order: the same integer length;
+ *  - the DMA unions and total_active_time are lengths of unions of spans that
+ *    the one-thread pass receives in start order; merging the groups' sorted
+ *    spans (runs) by start gives the same unions, so the same integer lengths;
+ *  - a transfer is a run of one queue's packets: one group has all of them.
  * Where an argument needs records in start order and the reorder bound never
- * reached (hostile or enormous traces), a side that sees otherwise flags it
- * and the summary is recomputed by the one-thread pass. */
-enum { PT_INSTR, PT_DMA, PT_SIDE, PT_N };
+ * reached (hostile or enormous traces; the groups' buffers together stay
+ * under the bound), a side that sees otherwise flags it and the summary is
+ * recomputed by the one-thread pass. */
+enum { PT_INSTR, PT_DMA, PT_ACC, PT_SIDE };
+
+#define GROUPS_MAX 16 /* groups per table */
+
+/* One group of a table's queues, read in time order (the cursor's merge and
+ * fill, over the group's queues only). */
+typedef struct qgroup {
+	nxp_profile *p;
+	const ntff_table *t;
+	nxp_cursor_options o;  /* the region's selection (pcore) */
+	uint64_t from, to;     /* the region's window in ticks, as the cursor converts it */
+	const uint8_t *member; /* group of each queue of the profile */
+	int group;
+} qgroup;
+
+static int group_wants(const ntff_queue *q, const void *arg)
+{
+	const qgroup *g = arg;
+	return ntff_table_selects(g->t, q, &g->o) && g->member[q - g->p->queues] == g->group;
+}
 
 typedef struct ptask {
 	pass ps;
 	nxp_status st;
-	chan ch;
+	chan ch;        /* I: total runs to the caller; D: busy spans to A; A: total runs to the caller */
 	int which, rc;
-	double cpu; /* the task's thread CPU time, seconds */
+	qgroup g;       /* I and D */
+	struct ptask *src; /* A: the D tasks */
+	int nsrc;
+	double cpu;     /* the task's thread CPU time, seconds */
 } ptask;
 
 static double thread_cpu(void)
@@ -1006,66 +1065,96 @@ static double thread_cpu(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int instr_loop(pass *ps)
+/* Read group g into ps (do_instruction or do_dma per record). */
+static int group_loop(pass *ps, const qgroup *g, int dma)
 {
-	nxp_cursor *c = NULL;
-	int rc = open_cursor(ps, NXP_TABLE_INSTRUCTION, &c);
-	if (rc)
-		return rc;
-	nxp_instruction in;
-	in.struct_size = sizeof(in);
-	while ((rc = nxp_cursor_next_instruction(c, &in)) == NXP_OK) {
-		if (in.start_ts < ps->last_start)
+	union {
+		nxp_instruction in;
+		nxp_dma_packet dp;
+	} r;
+	ntff_iter it;
+	memset(&it, 0, sizeof(it));
+	it.t = g->t;
+	int rc = ntff_scan_open(&it.s, g->p, group_wants, g, g->from, g->to);
+	if (!rc)
+		rc = ntff_merge_init(&it.m, it.s.nqr);
+	if (!rc)
+		rc = ntff_iter_seek(&it, g->from);
+	if (rc) { /* cannot start: the one-thread pass reports it */
+		ps->unordered = 1;
+		rc = NXP_OK;
+	}
+	int nr;
+	while (!ps->unordered && (nr = g->t->next(&it, &r)) == NXP_OK) {
+		const int64_t start = dma ? r.dp.start_ts : r.in.start_ts;
+		if (start < ps->last_start)
 			ps->unordered = 1;
-		ps->last_start = in.start_ts;
-		if ((rc = do_instruction(ps, &in)) != NXP_OK)
-			goto out;
+		ps->last_start = start;
+		if ((rc = dma ? do_dma(ps, &r.dp) : do_instruction(ps, &r.in)) != NXP_OK)
+			break;
 	}
-	if (rc < 0) {
-		rc = cursor_fail(ps, c, rc);
-		goto out;
-	}
-	release(ps, INT64_MAX);
-	rc = NXP_OK;
-out:
-	nxp_cursor_close(c);
+	if (!ps->unordered && !rc && nr < 0)
+		ps->unordered = 1; /* a read error: the one-thread pass reports it, as it always does */
+	if (!rc && !dma)
+		release(ps, INT64_MAX);
+	ntff_iter_close(&it);
 	return rc;
 }
 
-static int dma_loop(pass *ps)
+/* A: merge the D groups' span streams by start into the DMA unions; its
+ * total runs go to the caller. */
+static void acc_loop(ptask *a)
 {
-	nxp_cursor *c = NULL;
-	int rc = open_cursor(ps, NXP_TABLE_DMA_PACKET, &c);
-	if (rc)
-		return rc;
-	nxp_dma_packet dp;
-	dp.struct_size = sizeof(dp);
-	while ((rc = nxp_cursor_next_dma_packet(c, &dp)) == NXP_OK) {
-		if (dp.start_ts < ps->last_start)
+	pass *ps = &a->ps;
+	const int n = a->nsrc;
+	nxp_span *buf = malloc((size_t)(n ? n : 1) * CH_BATCH * sizeof(*buf));
+	size_t len[GROUPS_MAX], pos[GROUPS_MAX];
+	if (!buf) {
+		a->rc = nxp__error_set(ps->st, NXP_E_NOMEM, -1, "out of memory (parallel summary)");
+		for (int j = 0; j < n; j++) /* drain so that the groups finish */
+			while (chan_get(&a->src[j].ch, ps->batch))
+				;
+		return;
+	}
+	for (int j = 0; j < n; j++) {
+		len[j] = chan_get(&a->src[j].ch, buf + (size_t)j * CH_BATCH);
+		pos[j] = 0;
+	}
+	int64_t last = INT64_MIN;
+	for (;;) {
+		int best = -1;
+		for (int j = 0; j < n; j++)
+			if (pos[j] < len[j] &&
+			    (best < 0 || buf[(size_t)j * CH_BATCH + pos[j]].lo < buf[(size_t)best * CH_BATCH + pos[best]].lo))
+				best = j;
+		if (best < 0)
+			break;
+		const nxp_span *x = &buf[(size_t)best * CH_BATCH + pos[best]];
+		if (x->lo < last)
 			ps->unordered = 1;
-		ps->last_start = dp.start_ts;
-		if ((rc = do_dma(ps, &dp)) != NXP_OK)
-			goto out;
+		last = x->lo;
+		total_add(ps, x->lo, x->hi);
+		nxp_union_add(&ps->dma_u, x->lo, x->hi);
+		nxp_union_add(&ps->cls_u[x->tag[0]], x->lo, x->hi);
+		if (x->tag[0] != CLS_STATIC)
+			nxp_union_add(&ps->dyn_u, x->lo, x->hi);
+		if (++pos[best] == len[best]) {
+			len[best] = chan_get(&a->src[best].ch, buf + (size_t)best * CH_BATCH);
+			pos[best] = 0;
+		}
 	}
-	if (rc < 0) {
-		rc = cursor_fail(ps, c, rc);
-		goto out;
-	}
-	rc = NXP_OK;
-out:
-	nxp_cursor_close(c);
-	return rc;
+	free(buf);
 }
 
 static void run_task(void *v)
 {
 	ptask *t = v;
 	const double c0 = thread_cpu();
-	if (t->which == PT_INSTR) {
-		t->rc = instr_loop(&t->ps);
-		total_end(&t->ps);
-	} else if (t->which == PT_DMA) {
-		t->rc = dma_loop(&t->ps);
+	if (t->which == PT_INSTR || t->which == PT_DMA) {
+		t->rc = group_loop(&t->ps, &t->g, t->which == PT_DMA);
+		total_end(&t->ps); /* closes the channel (also on failure) */
+	} else if (t->which == PT_ACC) {
+		acc_loop(t);
 		total_end(&t->ps);
 	} else {
 		t->rc = side_tables(&t->ps);
@@ -1073,24 +1162,114 @@ static void run_task(void *v)
 	t->cpu = thread_cpu() - c0;
 }
 
-/* Merge the two sorted run streams by start into u (drains both channels). */
-static void merge_runs(chan *a, chan *b, nxp_union *u, nxp_span *ba, nxp_span *bb)
+static int cmp_load(const void *a, const void *b)
 {
-	size_t na = chan_get(a, ba), ia = 0, nb = chan_get(b, bb), ib = 0;
-	while (na || nb) {
-		const nxp_span *x;
-		if (ia < na && (ib >= nb || ba[ia].lo <= bb[ib].lo))
-			x = &ba[ia++];
-		else
-			x = &bb[ib++];
-		nxp_union_add(u, x->lo, x->hi);
-		if (na && ia == na) {
-			na = chan_get(a, ba);
-			ia = 0;
+	const uint64_t *x = a, *y = b; /* {records, key} */
+	return x[0] < y[0] ? 1 : x[0] > y[0] ? -1 : x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* Split `table`'s selected queues into at most `want` groups balanced by
+ * record count (largest first, to the least loaded group); instruction queues
+ * go by engine (an engine's queues on every core in one group).  Fills
+ * member[] (UINT8_MAX: not selected) and g[0..n-1]; returns n >= 1 or
+ * NXP_E_NOMEM. */
+static int groups_init(qgroup *g, uint8_t *member, nxp_profile *p, int table, const region *rg, unsigned want)
+{
+	const ntff_table *t = ntff_table_get(table);
+	const int by_engine = table == NXP_TABLE_INSTRUCTION;
+	nxp_cursor_options o;
+	nxp_cursor_options_init(&o);
+	o.start_ts = rg->lo;
+	o.end_ts = rg->hi;
+	o.pcore_idx = rg->pcore;
+	const size_t nunits = by_engine ? NXP_ENGINE_COUNT : p->nqueues;
+	uint64_t *load = calloc(nunits ? nunits : 1, 2 * sizeof(*load));
+	if (!load)
+		return NXP_E_NOMEM;
+	for (size_t u = 0; u < nunits; u++)
+		load[2 * u + 1] = u;
+	for (size_t i = 0; i < p->nqueues; i++) {
+		const ntff_queue *q = &p->queues[i];
+		if (!ntff_table_selects(t, q, &o))
+			continue;
+		size_t u = i;
+		if (by_engine) {
+			if (q->engine < 0 || q->engine >= NXP_ENGINE_COUNT)
+				continue; /* the cursor returns only known engines */
+			u = (size_t)q->engine;
 		}
-		if (nb && ib == nb) {
-			nb = chan_get(b, bb);
-			ib = 0;
+		load[2 * u] += q->records + 1; /* + 1: a selected unit is never empty */
+	}
+	size_t used = 0;
+	for (size_t u = 0; u < nunits; u++)
+		used += load[2 * u] > 0;
+	if (want > GROUPS_MAX)
+		want = GROUPS_MAX;
+	if (want > used)
+		want = used ? (unsigned)used : 1;
+	qsort(load, nunits, 2 * sizeof(*load), cmp_load);
+	uint8_t unit_group[NXP_ENGINE_COUNT];
+	uint64_t sum[GROUPS_MAX] = {0};
+	for (size_t i = 0; i < p->nqueues; i++)
+		member[i] = UINT8_MAX;
+	for (size_t k = 0; k < used; k++) {
+		unsigned best = 0;
+		for (unsigned j = 1; j < want; j++)
+			if (sum[j] < sum[best])
+				best = j;
+		sum[best] += load[2 * k];
+		if (by_engine)
+			unit_group[load[2 * k + 1]] = (uint8_t)best;
+		else
+			member[load[2 * k + 1]] = (uint8_t)best;
+	}
+	free(load);
+	if (by_engine)
+		for (size_t i = 0; i < p->nqueues; i++) {
+			const ntff_queue *q = &p->queues[i];
+			if (ntff_table_selects(t, q, &o) && q->engine >= 0 && q->engine < NXP_ENGINE_COUNT)
+				member[i] = unit_group[q->engine];
+		}
+	/* The window in ticks, as nxp_cursor_open converts it. */
+	const uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec, beyond = (uint64_t)INT64_MAX + 1;
+	uint64_t from = 0, to = UINT64_MAX;
+	if (o.start_ts != INT64_MIN && o.start_ts > 0)
+		from = (uint64_t)o.start_ts > beyond / tpn ? beyond : (uint64_t)o.start_ts * tpn;
+	if (o.end_ts != INT64_MAX)
+		to = o.end_ts <= 0 ? 0 : (uint64_t)o.end_ts > beyond / tpn ? beyond : (uint64_t)o.end_ts * tpn;
+	for (unsigned j = 0; j < want; j++) {
+		g[j].p = p;
+		g[j].t = t;
+		g[j].o = o;
+		g[j].from = from;
+		g[j].to = to;
+		g[j].member = member;
+		g[j].group = (int)j;
+	}
+	return (int)want;
+}
+
+/* Merge n sorted run streams by start into u (drains every channel). */
+static void merge_runs(chan *const *c, int n, nxp_union *u, nxp_span *buf)
+{
+	size_t len[GROUPS_MAX + 1], pos[GROUPS_MAX + 1];
+	for (int j = 0; j < n; j++) {
+		len[j] = chan_get(c[j], buf + (size_t)j * CH_BATCH);
+		pos[j] = 0;
+	}
+	for (;;) {
+		int best = -1;
+		for (int j = 0; j < n; j++)
+			if (pos[j] < len[j] &&
+			    (best < 0 || buf[(size_t)j * CH_BATCH + pos[j]].lo < buf[(size_t)best * CH_BATCH + pos[best]].lo))
+				best = j;
+		if (best < 0)
+			break;
+		const nxp_span *x = &buf[(size_t)best * CH_BATCH + pos[best]];
+		nxp_union_add(u, x->lo, x->hi);
+		if (++pos[best] == len[best]) {
+			len[best] = chan_get(c[best], buf + (size_t)best * CH_BATCH);
+			pos[best] = 0;
 		}
 	}
 }
@@ -1107,108 +1286,170 @@ static void hi_max(int64_t *a, int64_t b)
 		*a = b;
 }
 
-/* Run I, D and S on `threads` workers and combine them into *into (an
- * initialised pass).  NXP_OK, an error (status filled), or 1: redo on one
+/* Run the groups, A and S on their own threads and combine them into *into
+ * (an initialised pass).  NXP_OK, an error (status filled), or 1: redo on one
  * thread. */
 static int parallel_pass(pass *into, const nxp_metadata *md, const nxp_hardware *hwp, unsigned threads,
 			 nxp__summary_parts *parts)
 {
-	ptask *t = calloc(PT_N, sizeof(*t));
-	nxp_span *bufs = malloc(2 * CH_BATCH * sizeof(*bufs));
+	nxp_profile *p = into->p;
+	const size_t nq = p->nqueues ? p->nqueues : 1;
+	ptask *t = calloc(2 * GROUPS_MAX + 2, sizeof(*t));
+	uint8_t *member = malloc(2 * nq);
+	nxp_span *bufs = malloc((GROUPS_MAX + 1) * CH_BATCH * sizeof(*bufs));
+	qgroup gi[GROUPS_MAX], gd[GROUPS_MAX];
 	nxp_pool *pool = NULL;
-	int rc = NXP_OK, inited = 0;
-	if (!t || !bufs) {
+	int rc = NXP_OK, inited = 0, ni = 0, nd = 0, ntasks = 0;
+	if (!t || !member || !bufs) {
 		rc = nxp__error_set(into->st, NXP_E_NOMEM, -1, "out of memory (parallel summary)");
 		goto out;
 	}
-	for (; inited < PT_N; inited++) {
+	/* `threads` groups per table (at most one per engine / queue). */
+	ni = groups_init(gi, member, p, NXP_TABLE_INSTRUCTION, &into->rg, threads);
+	nd = ni < 0 ? ni : groups_init(gd, member + nq, p, NXP_TABLE_DMA_PACKET, &into->rg, threads);
+	if (ni < 0 || nd < 0) {
+		rc = nxp__error_set(into->st, NXP_E_NOMEM, -1, "out of memory (parallel summary)");
+		goto out;
+	}
+	/* Tasks: ni instruction groups, nd DMA groups, A, S. */
+	ntasks = ni + nd + 2;
+	ptask *acc = &t[ni + nd];
+	for (; inited < ntasks; inited++) {
 		ptask *k = &t[inited];
 		nxp_status_init(&k->st);
-		k->which = inited;
-		if ((rc = pass_init(&k->ps, into->p, &into->rg, md, hwp, &k->st)) != NXP_OK) {
+		k->which = inited < ni ? PT_INSTR : inited < ni + nd ? PT_DMA : inited == ni + nd ? PT_ACC : PT_SIDE;
+		if ((rc = pass_init(&k->ps, p, &into->rg, md, hwp, &k->st)) != NXP_OK) {
 			nxp_status_copy(into->st, &k->st);
 			goto out;
 		}
 		pthread_mutex_init(&k->ch.m, NULL);
 		pthread_cond_init(&k->ch.c, NULL);
-		if (inited != PT_SIDE)
+		if (k->which != PT_SIDE)
 			k->ps.out = &k->ch;
+		if (k->which == PT_INSTR)
+			k->g = gi[inited];
+		if (k->which == PT_DMA) {
+			k->g = gd[inited - ni];
+			k->ps.spans = 1;
+		}
 	}
-	/* I and D must run at once (the merge waits on both): at least 2 workers. */
-	rc = nxp_pool_new(&pool, threads < 2 ? 2 : threads > PT_N ? PT_N : threads, PT_N);
+	acc->src = &t[ni];
+	acc->nsrc = nd;
+	/* Every task runs at once (A waits on the DMA groups, the caller's merge
+	 * on A and the instruction groups): one worker per task. */
+	rc = nxp_pool_new(&pool, (unsigned)ntasks, (unsigned)ntasks);
 	if (rc) {
 		rc = nxp__error_set(into->st, rc, -1, "cannot start the summary threads");
 		goto out;
 	}
-	for (int k = 0; k < PT_N; k++)
+	for (int k = 0; k < ntasks; k++)
 		nxp_pool_submit(pool, run_task, &t[k]);
 	nxp_union total = {0};
+	chan *runs[GROUPS_MAX + 1];
+	for (int k = 0; k < ni; k++)
+		runs[k] = &t[k].ch;
+	runs[ni] = &acc->ch;
 	const double m0 = thread_cpu();
-	merge_runs(&t[PT_INSTR].ch, &t[PT_DMA].ch, &total, bufs, bufs + CH_BATCH);
+	merge_runs(runs, ni + 1, &total, bufs);
 	const double m1 = thread_cpu();
 	nxp_pool_wait(pool);
 	if (parts) {
-		static const char *const names[PT_N] = {"instruction", "dma", "other tables"};
-		parts->n = PT_N;
-		for (int k = 0; k < PT_N; k++) {
-			snprintf(parts->name[k], sizeof(parts->name[k]), "%s", names[k]);
-			parts->cpu[k] = t[k].cpu;
+		parts->n = 0;
+		for (int k = 0; k < ntasks && parts->n < NXP_SUMMARY_PARTS_MAX; k++) {
+			const int w = t[k].which;
+			if (w == PT_INSTR || w == PT_DMA)
+				snprintf(parts->name[parts->n], sizeof(parts->name[0]), "%s %d", w == PT_INSTR ? "instr" : "dma",
+					 w == PT_INSTR ? k : k - ni);
+			else
+				snprintf(parts->name[parts->n], sizeof(parts->name[0]), "%s", w == PT_ACC ? "dma unions" : "other tables");
+			parts->cpu[parts->n++] = t[k].cpu;
 		}
 		parts->merge_cpu = m1 - m0;
 	}
 
-	for (int k = 0; k < PT_N; k++)
+	for (int k = 0; k < ntasks; k++)
 		if (t[k].rc) {
 			rc = t[k].rc;
 			nxp_status_copy(into->st, &t[k].st);
 			goto out;
 		}
-	pass *pi = &t[PT_INSTR].ps, *pd = &t[PT_DMA].ps, *px = &t[PT_SIDE].ps;
-	if (pi->unordered || pd->unordered) {
+	size_t peak = 0;
+	for (int k = 0; k < ntasks; k++) {
+		if (t[k].ps.unordered || t[k].ps.negative) {
+			rc = 1;
+			goto out;
+		}
+		peak += t[k].ps.reorder_peak;
+	}
+	if (peak + 1 >= REORDER_MAX) { /* the one-thread buffer might have hit its bound */
 		rc = 1;
 		goto out;
 	}
-	/* Instruction side: unions, counters, opcodes (the passes swap their
-	 * tables, freed with pi); the caller puts its status back. */
-	opacc *ops = into->ops;
-	nxp_reorder ro = into->reorder;
-	memcpy(into, pi, sizeof(*into));
-	pi->ops = ops;
-	pi->reorder = ro;
-	into->total_u = total;
-	/* DMA side. */
-	into->dma_u = pd->dma_u;
-	memcpy(into->cls_u, pd->cls_u, sizeof(into->cls_u));
-	into->dyn_u = pd->dyn_u;
-	into->pk_count = pd->pk_count;
-	into->pk_time = pd->pk_time;
-	into->pk_bytes = pd->pk_bytes;
-	memcpy(into->cls_count, pd->cls_count, sizeof(into->cls_count));
-	memcpy(into->cls_bytes, pd->cls_bytes, sizeof(into->cls_bytes));
-	into->in_q = pd->in_q;
-	into->out_q = pd->out_q;
-	into->w_q = pd->w_q;
-	into->xfer_count = pd->xfer_count;
-	into->xfer_time = pd->xfer_time;
-	into->q = pd->q;
-	into->nq = pd->nq;
-	into->capq = pd->capq;
-	pd->q = NULL;
-	sadd(&into->hbm_read, pd->hbm_read);
-	sadd(&into->hbm_write, pd->hbm_write);
-	lo_min(&into->exec_lo, pd->exec_lo);
-	hi_max(&into->exec_hi, pd->exec_hi);
-	/* Other tables. */
-	into->tg = px->tg;
-	into->ntg = px->ntg;
-	px->tg = NULL;
-	into->executions = px->executions;
-	into->rows = pi->rows + pd->rows + px->rows;
-	for (int k = PT_DMA; k < PT_N; k++) {
-		lo_min(&into->span_lo, t[k].ps.span_lo);
-		hi_max(&into->span_hi, t[k].ps.span_hi);
+	pass *x = into;
+	for (int k = 0; k < ntasks; k++) {
+		pass *g = &t[k].ps;
+		x->rows += g->rows;
+		lo_min(&x->span_lo, g->span_lo);
+		hi_max(&x->span_hi, g->span_hi);
+		lo_min(&x->exec_lo, g->exec_lo);
+		hi_max(&x->exec_hi, g->exec_hi);
+		sadd(&x->hbm_read, g->hbm_read);
+		sadd(&x->hbm_write, g->hbm_write);
+		if (t[k].which == PT_INSTR) {
+			for (int e = 0; e < NXP_ENGINE_COUNT; e++) {
+				sadd(&x->eng_count[e], g->eng_count[e]);
+				sadd(&x->eng_time[e], g->eng_time[e]);
+				if (g->eng_count[e]) { /* the engine's group: its unions */
+					x->eng_u[e] = g->eng_u[e];
+					memcpy(&x->ops[e * OP_SLOTS], &g->ops[e * OP_SLOTS], OP_SLOTS * sizeof(*x->ops));
+				}
+			}
+			sadd(&x->matmul_count, g->matmul_count);
+			sadd(&x->activate_count, g->activate_count);
+			sadd(&x->activate_time, g->activate_time);
+			sadd(&x->hw_flops, g->hw_flops);
+			sadd(&x->tr_flops, g->tr_flops);
+			sadd(&x->adj_hw_flops, g->adj_hw_flops);
+			sadd(&x->adj_tr_flops, g->adj_tr_flops);
+			sadd(&x->sbuf_read, g->sbuf_read);
+			sadd(&x->sbuf_write, g->sbuf_write);
+			sadd(&x->psum_read, g->psum_read);
+			sadd(&x->psum_write, g->psum_write);
+			sadd(&x->spill_save, g->spill_save);
+			sadd(&x->spill_reload, g->spill_reload);
+			sadd(&x->prsw_bytes, g->prsw_bytes);
+			sadd(&x->prsw_count, g->prsw_count);
+			sadd(&x->dma_instr_hbm_read, g->dma_instr_hbm_read);
+			sadd(&x->dma_instr_hbm_write, g->dma_instr_hbm_write);
+		} else if (t[k].which == PT_DMA) {
+			sadd(&x->pk_count, g->pk_count);
+			sadd(&x->pk_time, g->pk_time);
+			sadd(&x->pk_bytes, g->pk_bytes);
+			for (int c = 0; c < CLS_N; c++) {
+				sadd(&x->cls_count[c], g->cls_count[c]);
+				sadd(&x->cls_bytes[c], g->cls_bytes[c]);
+			}
+			sadd(&x->in_q, g->in_q);
+			sadd(&x->out_q, g->out_q);
+			sadd(&x->w_q, g->w_q);
+			/* The group's transfers still open end with its trace. */
+			for (size_t j = 0; j < g->capq; j++)
+				if (g->q[j].used && g->q[j].agg != INT64_MIN)
+					close_transfer(g, &g->q[j]);
+			sadd(&x->xfer_count, g->xfer_count);
+			sadd(&x->xfer_time, g->xfer_time);
+		} else if (t[k].which == PT_ACC) {
+			x->dma_u = g->dma_u;
+			memcpy(x->cls_u, g->cls_u, sizeof(x->cls_u));
+			x->dyn_u = g->dyn_u;
+		} else {
+			x->tg = g->tg;
+			x->ntg = g->ntg;
+			g->tg = NULL;
+			x->executions = g->executions;
+		}
 	}
-	into->out = NULL;
+	x->total_u = total;
 	rc = NXP_OK;
 out:
 	nxp_pool_free(pool);
@@ -1220,6 +1461,7 @@ out:
 		}
 	free(t);
 	free(bufs);
+	free(member);
 	return rc;
 }
 
