@@ -88,6 +88,10 @@ typedef struct nxc_buf {
 int nxc_buf_reserve(nxc_buf *b, size_t extra);
 
 typedef struct nxc_dict nxc_dict;
+/* Buffers of released batches, handed to the next batches of the same
+ * builder (arrow_build.c): shared by the builder and every column array it
+ * gave out, freed with the last of them; thread-safe. */
+typedef struct nxc_pool nxc_pool;
 
 typedef struct nxc_colbuf {
 	const nxc_col *col;
@@ -99,6 +103,10 @@ typedef struct nxc_colbuf {
 	nxc_dict *dict;
 	int stable_strings; /* strings appended keep their address and content for the batch
 			       (profile strings): dictionary lookups may go by pointer */
+	const char *memo_s; /* dict + stable_strings: the last string appended, */
+	int32_t memo_i;     /* and its dictionary index (reset with the dictionary) */
+	size_t hint[3];     /* data, offsets, validity capacity at the last batch's end (reuse) */
+	nxc_pool *pool;     /* the builder's, or NULL */
 } nxc_colbuf;
 
 /* The projected columns of one batch being built. */
@@ -108,6 +116,7 @@ typedef struct nxc_builder {
 	int *colmap;      /* table column index -> output index, -1 when not projected */
 	int64_t rows;     /* rows appended to this batch */
 	int nomem;        /* an append ran out of memory */
+	nxc_pool *pool;   /* recycled buffers of the released batches */
 } nxc_builder;
 
 /* Row-wise appends by table column index (ignored when not projected).
@@ -126,6 +135,14 @@ int nxc_col_append_f64(nxc_colbuf *c, double v);
 int nxc_col_append_bool(nxc_colbuf *c, int v);
 int nxc_col_append_str(nxc_colbuf *c, const char *s);
 int nxc_col_append_null(nxc_colbuf *c);
+/* Bulk appends of n rows.  `valid` NULL: every row valid; a null row appends
+ * what nxc_col_append_null would (its value is ignored).  i64s: to an int64,
+ * int32 (truncated) or float64 column; strs: to a utf8 or dictionary column
+ * (dictionary indices as nxc_col_append_str's). */
+int nxc_col_put_i64s(nxc_colbuf *c, const int64_t *v, const uint8_t *valid, size_t n);
+int nxc_col_put_f64s(nxc_colbuf *c, const double *v, size_t n);
+int nxc_col_put_bools(nxc_colbuf *c, const uint8_t *v, size_t n);
+int nxc_col_put_strs(nxc_colbuf *c, const char *const *v, const uint8_t *valid, size_t n);
 /* Append row `row` of `src` (same type) to `dst`. */
 int nxc_col_copy(nxc_colbuf *dst, const nxc_colbuf *src, int64_t row);
 

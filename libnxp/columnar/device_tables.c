@@ -37,6 +37,18 @@ static const char *const ic_names[IC_COUNT] = {
 	"scalar_activation_fn", "engine_id", "opcode_num", "execution_index", "pc_in_neff",
 };
 
+/* DmaPacket columns written straight from the decoded record. */
+enum {
+	DC_START, DC_END, DC_DUR, DC_PCORE, DC_ID, DC_PACKET_IDX, DC_AGG, DC_ENGINE_IDX, DC_READ, DC_WRITE,
+	DC_TRANSFER, DC_THROUGHPUT, DC_QUEUE_TYPE, DC_VARIABLE, DC_QUEUE_NAME, DC_QUEUE_IDX, DC_CRC, DC_EXEC,
+	DC_SOURCE, DC_DEST, DC_COUNT
+};
+static const char *const dc_names[DC_COUNT] = {
+	"start_ts", "end_ts", "duration_ns", "pcore_idx", "id", "packet_idx", "packet_aggregation_id",
+	"engine_idx", "read_bytes", "write_bytes", "transfer_bytes", "throughput", "queue_type", "variable",
+	"queue_name", "queue_idx", "crc", "execution_index", "source", "dest",
+};
+
 typedef struct dev_ctx {
 	nxp_cursor *cur;  /* ActiveTime */
 	ntff_iter it;     /* the record tables */
@@ -46,6 +58,8 @@ typedef struct dev_ctx {
 	uint8_t *recs;
 	size_t rsize;
 	int *ic;          /* Instruction: IC_* of each output column (direct path), else NULL */
+	int *dc;          /* DmaPacket: DC_* of each output column (direct path), else NULL */
+	struct drun *dr;  /* DmaPacket: the run being gathered */
 	int need_si;      /* a projected column needs the NEFF's static instruction */
 	int pending;  /* an error met after rows were returned: reported by the next fill */
 	int ended;
@@ -61,6 +75,8 @@ static void dev_free(void *p)
 		ntff_iter_close(&d->it);
 	free(d->recs);
 	free(d->ic);
+	free(d->dc);
+	free(d->dr);
 	free(d);
 }
 
@@ -230,41 +246,8 @@ static int64_t cursor_fill(nxc_stream *s, int64_t max)
 
 /* ---- the record tables through ntff_iter ---- */
 
-/* Bulk appends of one run: values, and validity (NULL: every value valid). */
-static int put_i64s(nxc_colbuf *cb, const int64_t *v, const uint8_t *valid, size_t n)
-{
-	if (nxc_col_reserve(cb, (int64_t)n))
-		return NXP_E_NOMEM;
-	if (!valid && !cb->validity.p && (cb->type == NXC_I64 || cb->type == NXC_I32)) {
-		uint8_t *dst = cb->data.p + cb->data.len;
-		if (cb->type == NXC_I64) {
-			memcpy(dst, v, 8 * n);
-			cb->data.len += 8 * n;
-		} else {
-			for (size_t i = 0; i < n; i++) {
-				int32_t x = (int32_t)v[i];
-				memcpy(dst + 4 * i, &x, 4);
-			}
-			cb->data.len += 4 * n;
-		}
-		cb->length += (int64_t)n;
-		return 0;
-	}
-	for (size_t i = 0; i < n; i++)
-		if ((valid && !valid[i]) ? nxc_col_append_null(cb) : nxc_col_append_i64(cb, v[i]))
-			return NXP_E_NOMEM;
-	return 0;
-}
-
-static int put_strs(nxc_colbuf *cb, const char *const *v, const uint8_t *valid, size_t n)
-{
-	if (nxc_col_reserve(cb, (int64_t)n))
-		return NXP_E_NOMEM;
-	for (size_t i = 0; i < n; i++)
-		if ((valid && !valid[i]) ? nxc_col_append_null(cb) : nxc_col_append_str(cb, v[i]))
-			return NXP_E_NOMEM;
-	return 0;
-}
+#define put_i64s nxc_col_put_i64s
+#define put_strs nxc_col_put_strs
 
 static inline int64_t to_ns(uint64_t tick, uint64_t tpn)
 {
@@ -345,12 +328,9 @@ static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_
 			sv[i] = r->q[i]->engine_name;
 		return put_strs(cb, sv, NULL, n);
 	case IC_PC_IN_NEFF:
-		if (nxc_col_reserve(cb, (int64_t)n))
-			return NXP_E_NOMEM;
 		for (size_t i = 0; i < n; i++)
-			if (nxc_col_append_bool(cb, si[i] != NULL))
-				return NXP_E_NOMEM;
-		return 0;
+			ok[i] = si[i] != NULL;
+		return nxc_col_put_bools(cb, ok, n);
 	case IC_OPCODE:
 		for (size_t i = 0; i < n; i++)
 			sv[i] = si[i] ? si[i]->opcode : "unknown";
@@ -397,6 +377,95 @@ static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_
 	}
 #undef NEFF_I64
 #undef NEFF_STR
+}
+
+/* The good records of one DmaPacket run, decoded. */
+typedef struct drun {
+	const ntff_queue *q[RUN];
+	uint64_t start[RUN], end[RUN];
+	int64_t id[RUN];
+	uint32_t agg[RUN], pidx[RUN], rb[RUN], wb[RUN], crc[RUN], var[RUN];
+	int32_t exec[RUN];
+	uint16_t flags[RUN];
+	uint8_t src[RUN], dst[RUN];
+} drun;
+
+static const char *const memory_names[] = { "", "sbuf", "psum", "hbm" };
+
+/* Column DC_* of the run's n records into cb (the values of records.c's fill_dma). */
+static int put_dma_col(nxc_colbuf *cb, int dc, const drun *r, size_t n, const nxp_profile *p)
+{
+	int64_t v[RUN];
+	uint8_t ok[RUN];
+	const char *sv[RUN];
+	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
+#define DMA_I64(expr)                            \
+	for (size_t i = 0; i < n; i++)           \
+		v[i] = (int64_t)(expr);          \
+	return put_i64s(cb, v, NULL, n)
+	switch (dc) {
+	case DC_START: DMA_I64(to_ns(r->start[i], tpn));
+	case DC_END: DMA_I64(to_ns(r->end[i], tpn));
+	case DC_DUR: DMA_I64(to_ns(r->end[i], tpn) - to_ns(r->start[i], tpn));
+	case DC_PCORE: DMA_I64(r->q[i]->pcore);
+	case DC_ID: return put_i64s(cb, r->id, NULL, n);
+	case DC_PACKET_IDX: DMA_I64((int32_t)r->pidx[i]);
+	case DC_AGG: DMA_I64(r->agg[i]);
+	case DC_ENGINE_IDX: DMA_I64(r->q[i]->engine_idx);
+	case DC_READ: DMA_I64(r->rb[i]);
+	case DC_WRITE: DMA_I64(r->wb[i]);
+	case DC_TRANSFER: DMA_I64(r->rb[i] > r->wb[i] ? r->rb[i] : r->wb[i]);
+	case DC_QUEUE_IDX: DMA_I64(r->q[i]->queue_idx);
+	case DC_CRC: DMA_I64(r->crc[i]);
+	case DC_THROUGHPUT: {
+		double t[RUN];
+		for (size_t i = 0; i < n; i++) {
+			int64_t dur = to_ns(r->end[i], tpn) - to_ns(r->start[i], tpn);
+			int64_t bytes = r->rb[i] > r->wb[i] ? r->rb[i] : r->wb[i];
+			t[i] = dur > 0 ? (double)bytes / ((double)dur * 1e-9) : 0.0;
+		}
+		return nxc_col_put_f64s(cb, t, n);
+	}
+	case DC_EXEC:
+		for (size_t i = 0; i < n; i++) {
+			v[i] = r->exec[i];
+			ok[i] = r->exec[i] >= 0;
+		}
+		return put_i64s(cb, v, ok, n);
+	case DC_QUEUE_TYPE:
+		for (size_t i = 0; i < n; i++) {
+			const ntff_queue *q = r->q[i];
+			if (r->flags[i] & NXP_DMA_HARDWARE_DYNAMIC)
+				sv[i] = "hardware_dynamic";
+			else if (r->flags[i] & NXP_DMA_SOFTWARE_DYNAMIC)
+				sv[i] = "software_dynamic";
+			else
+				sv[i] = q->neff_queue && q->neff_queue->type ? q->neff_queue->type : "unknown";
+		}
+		return put_strs(cb, sv, NULL, n);
+	case DC_VARIABLE:
+		for (size_t i = 0; i < n; i++) {
+			sv[i] = r->var[i] ? p->strtab + r->var[i] : "unknown"; /* checked: in the table */
+			ok[i] = *sv[i] != 0;
+		}
+		return put_strs(cb, sv, ok, n);
+	case DC_QUEUE_NAME:
+		for (size_t i = 0; i < n; i++) {
+			sv[i] = r->q[i]->name;
+			ok[i] = sv[i] && *sv[i];
+		}
+		return put_strs(cb, sv, ok, n);
+	case DC_SOURCE:
+	case DC_DEST:
+		for (size_t i = 0; i < n; i++) {
+			sv[i] = memory_names[dc == DC_SOURCE ? r->src[i] : r->dst[i]]; /* checked: <= hbm */
+			ok[i] = *sv[i] != 0;
+		}
+		return put_strs(cb, sv, ok, n);
+	default:
+		return NXP_E_INVAL;
+	}
+#undef DMA_I64
 }
 
 /* An error ends the stream: reported now when no row is gathered, else by
@@ -481,6 +550,31 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 					}
 					k++;
 				}
+			} else if (d->dr) {
+				drun *dr = d->dr;
+				for (size_t i = 0; i < m; i++) {
+					nxp_ntff_dma_note n;
+					ntff_decode_dma(r.rec + i * r.rsize, &n);
+					if (!ntff_dma_ok(d->p, &n)) {
+						ntff_scan_bad(&it->s, 0, ntff_iter_run_offset(it, i));
+						continue;
+					}
+					dr->q[k] = r.q;
+					dr->start[k] = n.start_tick;
+					dr->end[k] = n.end_tick;
+					dr->id[k] = r.id + (int64_t)i;
+					dr->agg[k] = n.packet_aggregation_id;
+					dr->pidx[k] = n.packet_idx;
+					dr->rb[k] = n.read_bytes;
+					dr->wb[k] = n.write_bytes;
+					dr->crc[k] = n.crc;
+					dr->var[k] = n.variable;
+					dr->exec[k] = n.execution_index;
+					dr->flags[k] = n.flags;
+					dr->src[k] = n.source;
+					dr->dst[k] = n.dest;
+					k++;
+				}
 			} else {
 				size_t i = 0;
 				for (; i < m; i++) {
@@ -511,8 +605,9 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 		ir ? (void)(ir->n = k) : (void)0;
 		it->s.stats.records += (int64_t)k;
 		for (int c = 0; c < s->b.ncols && k > 0; c++) {
-			int bad = ir ? put_instruction_col(&s->b.cols[c], d->ic[c], ir, d->p)
-				     : scatter(&s->b.cols[c], d->recs, d->rsize, k, 0);
+			int bad = ir      ? put_instruction_col(&s->b.cols[c], d->ic[c], ir, d->p)
+				  : d->dr ? put_dma_col(&s->b.cols[c], d->dc[c], d->dr, k, d->p)
+					  : scatter(&s->b.cols[c], d->recs, d->rsize, k, 0);
 			if (bad) {
 				s->b.nomem = 1;
 				result = NXP_E_NOMEM;
@@ -585,6 +680,24 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 				d->ic[i] = ic;
 				if (ic == IC_PC_IN_NEFF || s->b.cols[i].col->neff)
 					d->need_si = 1;
+			}
+		} else if (s->t->cursor_table == NXP_TABLE_DMA_PACKET) {
+			d->dc = malloc((size_t)(s->b.ncols ? s->b.ncols : 1) * sizeof(int));
+			d->dr = malloc(sizeof(*d->dr));
+			if (!d->dc || !d->dr) {
+				dev_free(d);
+				return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
+			}
+			for (int i = 0; i < s->b.ncols; i++) {
+				int dc = 0;
+				while (dc < DC_COUNT && strcmp(dc_names[dc], s->b.cols[i].col->name))
+					dc++;
+				if (dc == DC_COUNT) {
+					dev_free(d);
+					return nxp__error_set(st, NXP_E_INVAL, -1, "DmaPacket column \"%s\" has no source",
+							s->b.cols[i].col->name);
+				}
+				d->dc[i] = dc;
 			}
 		} else if (!(d->recs = calloc(RUN, d->rsize))) {
 			dev_free(d);
