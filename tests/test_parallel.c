@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* Parallel summary: nxp_profile_summarize_opts() with 1, 2, 3, 4 and 0 (all
+/* Parallel summary: nxp_profile_summarize_opts() with 1, 2, 3, 4, 7 and 0 (all
  * cores) threads gives summaries identical bit for bit (every Summary field,
  * the hardware, every OpcodeSummary and ThrottleSummary row) to the
- * one-thread nxp_profile_summarize(), on the demo and on synthetic LNC=2
- * profiles; and the internal thread pool runs every task with a bounded
- * number in flight. */
+ * one-thread nxp_profile_summarize(), on the demo and on synthetic LNC=1 and
+ * LNC=2 profiles (few and many DMA queues, so one and several queue groups per
+ * table), for regions (a window, a physical core), and on damaged traces
+ * (section bytes overwritten, read with and without CRC checks: the same
+ * figures or the same error); and the internal thread pool runs every task
+ * with a bounded number in flight. */
 #include <check.h>
 #include <nxp/nxp.h>
 
 #include "ntff_fixture.h"
+#include "ntff_layout.h"
 #include "pool.h"
 #include "testutil.h"
 
@@ -17,23 +21,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The summary on `threads` threads (-1: nxp_profile_summarize) of the region
+ * `r` (NULL = all); rc and status out. */
+static int summ_rc(nxp_profile *p, int threads, const nxp_summary_options *r, nxp_summary **s, nxp_status *st)
+{
+	*s = NULL;
+	nxp_status_init(st);
+	if (threads < 0)
+		return nxp_profile_summarize(p, NULL, s, st);
+	nxp_summary_options o;
+	nxp_summary_options_init(&o);
+	if (r)
+		o = *r;
+	o.threads = threads;
+	return nxp_profile_summarize_opts(p, &o, s, st);
+}
+
 static nxp_summary *summ(nxp_profile *p, int threads)
 {
 	nxp_summary *s = NULL;
 	nxp_status st;
-	nxp_status_init(&st);
-	int rc;
-	if (threads < 0) {
-		rc = nxp_profile_summarize(p, NULL, &s, &st);
-	} else {
-		nxp_summary_options o;
-		nxp_summary_options_init(&o);
-		o.threads = threads;
-		rc = nxp_profile_summarize_opts(p, &o, &s, &st);
-	}
+	int rc = summ_rc(p, threads, NULL, &s, &st);
 	ck_assert_msg(rc == NXP_OK, "summarize (%d threads): %s", threads, st.message);
 	return s;
 }
+
+static const int thread_counts[] = {1, 2, 3, 4, 7, 0, 2, 4};
+#define N_THREAD_COUNTS (sizeof(thread_counts) / sizeof(thread_counts[0]))
 
 /* Every figure of b equals a's, bit for bit. */
 static void same(const nxp_summary *a, const nxp_summary *b, const char *label, int threads)
@@ -109,13 +123,51 @@ static void check_profile(nxp_profile *p, const char *label, int want_dma, int w
 	ck_assert_uint_gt(nxp_summary_opcode_count(ref), 0);
 	if (want_throttles)
 		ck_assert_uint_gt(nxp_summary_throttle_count(ref), 0);
-	static const int threads[] = {1, 2, 3, 4, 0, 2, 4};
-	for (size_t k = 0; k < sizeof(threads) / sizeof(threads[0]); k++) {
-		nxp_summary *s = summ(p, threads[k]);
-		same(ref, s, label, threads[k]);
+	for (size_t k = 0; k < N_THREAD_COUNTS; k++) {
+		nxp_summary *s = summ(p, thread_counts[k]);
+		same(ref, s, label, thread_counts[k]);
 		nxp_summary_close(s);
 	}
 	nxp_summary_close(ref);
+}
+
+/* A region (options r): every thread count gives the one-thread figures. */
+static void check_region(nxp_profile *p, const nxp_summary_options *r, const char *label)
+{
+	nxp_summary *ref = NULL;
+	nxp_status st;
+	ck_assert_msg(summ_rc(p, 1, r, &ref, &st) == NXP_OK, "%s: %s", label, st.message);
+	ck_assert_uint_gt(nxp_summary_opcode_count(ref), 0);
+	for (size_t k = 0; k < N_THREAD_COUNTS; k++) {
+		nxp_summary *s = NULL;
+		ck_assert_msg(summ_rc(p, thread_counts[k], r, &s, &st) == NXP_OK, "%s: %s", label, st.message);
+		same(ref, s, label, thread_counts[k]);
+		nxp_summary_close(s);
+	}
+	nxp_summary_close(ref);
+}
+
+/* Any profile, damaged or not: every thread count gives the one-thread
+ * result — the same figures, or the same error.  Returns the one-thread rc. */
+static int check_any(nxp_profile *p, const char *label)
+{
+	nxp_summary *ref = NULL;
+	nxp_status st0;
+	int rc0 = summ_rc(p, -1, NULL, &ref, &st0);
+	for (size_t k = 0; k < N_THREAD_COUNTS; k++) {
+		nxp_summary *s = NULL;
+		nxp_status st;
+		int rc = summ_rc(p, thread_counts[k], NULL, &s, &st);
+		ck_assert_msg(rc == rc0, "%s, %d threads: rc %d (%s), one thread %d (%s)", label, thread_counts[k], rc,
+			      st.message, rc0, st0.message);
+		if (rc0 == NXP_OK)
+			same(ref, s, label, thread_counts[k]);
+		else
+			ck_assert_str_eq(st.message, st0.message);
+		nxp_summary_close(s);
+	}
+	nxp_summary_close(ref);
+	return rc0;
 }
 
 START_TEST(test_demo)
@@ -133,7 +185,7 @@ START_TEST(test_demo)
 }
 END_TEST
 
-static void synth(int pcores, int n_instr, int n_dma, unsigned seed, const char *label)
+static void synth_q(int pcores, int n_instr, int n_dma, int dma_queues, unsigned seed, const char *label)
 {
 	fxn_spec spec;
 	fxn_spec_default(&spec);
@@ -141,6 +193,8 @@ static void synth(int pcores, int n_instr, int n_dma, unsigned seed, const char 
 	spec.rps = 97;
 	spec.n_instr = n_instr;
 	spec.n_dma = n_dma;
+	if (dma_queues > 0)
+		spec.dma_queues = dma_queues;
 	spec.seed = seed;
 	char *dir = tu_tmpdir();
 	char *ntff_path = tu_path(dir, "t.ntff");
@@ -155,6 +209,36 @@ static void synth(int pcores, int n_instr, int n_dma, unsigned seed, const char 
 	nxp_profile *p = NULL;
 	ck_assert_msg(nxp_profile_open_path(&p, neff_path, ntff_path, NULL, &st) == NXP_OK, "%s", st.message);
 	check_profile(p, label, n_dma > 0, 0);
+	/* Regions: a window in the middle of the trace, a physical core, both. */
+	int64_t first = INT64_MAX, last = INT64_MIN;
+	{
+		nxp_cursor *c = NULL;
+		ck_assert_int_eq(nxp_cursor_open(&c, p, NXP_TABLE_INSTRUCTION, NULL, &st), NXP_OK);
+		nxp_instruction in;
+		in.struct_size = sizeof(in);
+		while (nxp_cursor_next_instruction(c, &in) == NXP_OK) {
+			if (in.start_ts < first)
+				first = in.start_ts;
+			if (in.start_ts > last)
+				last = in.start_ts;
+		}
+		nxp_cursor_close(c);
+	}
+	if (first < last) {
+		const int64_t span = last - first;
+		nxp_summary_options r;
+		nxp_summary_options_init(&r);
+		r.start_ts = first + span / 4;
+		r.end_ts = first + span / 2;
+		check_region(p, &r, "window");
+		if (pcores > 1) {
+			r.pcore_idx = 1;
+			check_region(p, &r, "window, pcore 1");
+			nxp_summary_options_init(&r);
+			r.pcore_idx = 0;
+			check_region(p, &r, "pcore 0");
+		}
+	}
 	nxp_profile_close(p);
 	fxn_model_free(&m);
 	free(neff);
@@ -166,9 +250,97 @@ static void synth(int pcores, int n_instr, int n_dma, unsigned seed, const char 
 	free(dir);
 }
 
+static void synth(int pcores, int n_instr, int n_dma, unsigned seed, const char *label)
+{
+	synth_q(pcores, n_instr, n_dma, 0, seed, label);
+}
+
 START_TEST(test_synth_lnc2)
 {
 	synth(2, 3000, 2000, 7, "synth LNC=2");
+}
+END_TEST
+
+START_TEST(test_synth_lnc2_many_queues)
+{
+	/* 16 DMA queues per core: several queue groups at every thread count. */
+	synth_q(2, 2000, 700, 16, 5, "synth LNC=2, 32 DMA queues");
+}
+END_TEST
+
+/* Damaged traces: in each of several DATA sections, overwrite a run of
+ * payload bytes; read with CRC checks (the section is skipped) and without
+ * (garbage records: bad keys, keys back in time, bad records). */
+START_TEST(test_damaged)
+{
+	fxn_spec spec;
+	fxn_spec_default(&spec);
+	spec.pcores = 2;
+	spec.rps = 61;
+	spec.n_instr = 1500;
+	spec.n_dma = 900;
+	spec.dma_queues = 6;
+	spec.seed = 3;
+	char *dir = tu_tmpdir();
+	char *ntff_path = tu_path(dir, "t.ntff");
+	char *neff_path = tu_path(dir, "t.neff");
+	fxn_model m;
+	fxn_write(ntff_path, &spec, &m);
+	size_t nl, len;
+	void *neff = fxn_neff(spec.uuid, &nl);
+	ck_assert_int_eq(tu_write_file(neff_path, neff, nl), 0);
+	uint8_t *img = tu_read_file(ntff_path, &len);
+	ck_assert_ptr_nonnull(img);
+	static fxn_section secs[4096];
+	size_t ns = fxn_sections(img, len, secs, 4096), data = 0;
+	for (size_t k = 0; k < ns; k++)
+		data += secs[k].kind == NTFF_SEC_DATA;
+	ck_assert_uint_gt(data, 20);
+	int tried = 0, failed = 0;
+	for (unsigned variant = 0; variant < 6; variant++) {
+		uint8_t *d = malloc(len);
+		ck_assert_ptr_nonnull(d);
+		memcpy(d, img, len);
+		/* Every 7th DATA section (from a different start each variant) gets
+		 * 24 bytes overwritten at a position that moves with the variant. */
+		size_t seen = 0;
+		for (size_t k = 0; k < ns; k++) {
+			if (secs[k].kind != NTFF_SEC_DATA || (seen++ + variant) % 7)
+				continue;
+			uint64_t room = secs[k].stored_length > 24 ? secs[k].stored_length - 24 : 0;
+			uint64_t at = secs[k].offset + NTFF_SECTION_HEADER_SIZE + (room ? (variant * 37u + k * 11u) % room : 0);
+			for (int b = 0; b < 24 && at + (uint64_t)b < len; b++)
+				d[at + (uint64_t)b] = (uint8_t)(variant & 1 ? 0xff : 0x5a + b * 13 + (int)variant);
+		}
+		ck_assert_int_eq(tu_write_file(ntff_path, d, len), 0);
+		for (int skip_crc = 0; skip_crc <= 1; skip_crc++) {
+			nxp_profile_options po;
+			nxp_profile_options_init(&po);
+			po.flags = skip_crc ? NXP_PROFILE_SKIP_CRC : 0;
+			nxp_profile *p = NULL;
+			nxp_status st;
+			nxp_status_init(&st);
+			if (nxp_profile_open_path(&p, neff_path, ntff_path, &po, &st) != NXP_OK)
+				continue; /* refused at open: nothing to summarise */
+			char label[64];
+			snprintf(label, sizeof(label), "damaged variant %u, crc %s", variant, skip_crc ? "off" : "on");
+			failed += check_any(p, label) != NXP_OK;
+			tried++;
+			nxp_profile_close(p);
+		}
+		free(d);
+	}
+	ck_assert_int_ge(tried, 8);
+	(void)failed;
+	free(img);
+	fxn_model_free(&m);
+	free(neff);
+	remove(ntff_path);
+	remove(neff_path);
+	remove(dir);
+	free(ntff_path);
+	free(neff_path);
+	free(dir);
 }
 END_TEST
 
@@ -261,6 +433,8 @@ int main(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_demo);
 	tcase_add_test(tc, test_synth_lnc2);
+	tcase_add_test(tc, test_synth_lnc2_many_queues);
+	tcase_add_test(tc, test_damaged);
 	tcase_add_test(tc, test_synth_lnc1_no_dma);
 	tcase_add_test(tc, test_options);
 	tcase_add_test(tc, test_pool);
