@@ -454,7 +454,12 @@ static void structs(void)
 	S(nxp_export_options);
 	F(nxp_export_options, struct_size); F(nxp_export_options, tables); F(nxp_export_options, codec);
 	F(nxp_export_options, level); F(nxp_export_options, overwrite); F(nxp_export_options, progress);
-	F(nxp_export_options, progress_user);
+	F(nxp_export_options, progress_user); F(nxp_export_options, threads); F(nxp_export_options, report);
+	end();
+
+	S(nxp_export_report);
+	F(nxp_export_report, struct_size); F(nxp_export_report, skipped_records);
+	F(nxp_export_report, skipped_sections); F(nxp_export_report, tables_written);
 	end();
 
 	/* timeline.h (0.2) */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "abi_struct.h"
@@ -187,6 +188,8 @@ typedef struct table_task {
 	int rc, fail_idx, written;
 	int warning;           /* the Warning table was written: recs/secs are its counts */
 	int64_t recs, secs;
+	double cpu_s;          /* CPU time of the task (its thread's clock) */
+	pthread_t thread;      /* the thread it ran on */
 	nxp_status st;
 } table_task;
 
@@ -273,6 +276,8 @@ static void table_task_run(void *arg)
 	table_export *r = k->run;
 	nxp_summary *sum = NULL; /* one summary pass for the summary tables */
 	nxp_status_init(&k->st);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 	for (int j = 0; j < k->nt; j++) {
 		run_lock(r);
 		int skip = r->first_fail < k->idx[j]; /* an earlier table failed: stop, as serially */
@@ -294,6 +299,9 @@ static void table_task_run(void *arg)
 		}
 	}
 	nxp_summary_close(sum);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+	k->cpu_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	k->thread = pthread_self();
 }
 
 unsigned nxp__fanout_threads(void); /* analysis/compare.c: NXP_THREADS, else one per online CPU */
@@ -320,11 +328,21 @@ static int read_options(nxp_export_options *o, const nxp_export_options *uo, nxp
 	return 0;
 }
 
+/* Where each task's CPU time went (internal, for doc/performance.md's
+ * "Export threads": sum of per-table CPU / the busiest thread's CPU). */
+typedef struct nxp__export_timing {
+	int n;                 /* tasks */
+	const char *table[64]; /* the task's first table (the summary task: the first summary table) */
+	double cpu_s[64];      /* its CPU seconds */
+	int thread[64];        /* 0, 1, ...: the threads it ran on, numbered in task order */
+} nxp__export_timing;
+
 /* Counts of one or more exports, handed to the caller at the end. */
 typedef struct export_counts {
 	int64_t recs, secs;
 	int warning; /* some Warning table was written */
 	int32_t written;
+	nxp__export_timing *timing; /* NULL, or filled by a profile export */
 } export_counts;
 
 static void report_counts(const nxp_export_options *o, const export_counts *c)
@@ -356,6 +374,14 @@ static int add_table(const nxc_table **list, int *n, const nxc_table *t)
 static int in_default_set(const nxc_table *t)
 {
 	return t != &nxc_table_flow;
+}
+
+static int max_thread(const nxp__export_timing *tm, int n)
+{
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		m = tm->thread[i] > m ? tm->thread[i] : m;
+	return m;
 }
 
 /* o: already read (read_options); threads: the width to use (>= 1);
@@ -480,6 +506,16 @@ static int export_tables(nxp_profile *p, const char *path, const char *dir, cons
 			nxp_status_copy(st, &tasks[i].st);
 		}
 		counts->written += tasks[i].written;
+		if (counts->timing && i < 64) {
+			nxp__export_timing *tm = counts->timing;
+			int th = 0;
+			while (th < i && !pthread_equal(tasks[th].thread, tasks[i].thread))
+				th++;
+			tm->table[i] = tasks[i].t[0]->name;
+			tm->cpu_s[i] = tasks[i].cpu_s;
+			tm->thread[i] = th < i ? tm->thread[th] : (i ? 1 + max_thread(tm, i) : 0);
+			tm->n = i + 1;
+		}
 		if (tasks[i].warning) {
 			counts->warning = 1;
 			counts->recs += tasks[i].recs;
@@ -493,13 +529,13 @@ static int export_tables(nxp_profile *p, const char *path, const char *dir, cons
 
 /* One export with the caller's options: read them, export, report. */
 static int export_one(nxp_profile *p, const char *path, const char *dir, const nxp_export_options *uo,
-		      nxp_status *st)
+		      nxp__export_timing *timing, nxp_status *st)
 {
 	nxp_export_options o;
 	int rc = read_options(&o, uo, st);
 	if (rc)
 		return rc;
-	export_counts counts = { 0 };
+	export_counts counts = { .timing = timing };
 	rc = export_tables(p, path, dir, &o, resolve_threads(o.threads), NULL, 0, 0, &counts, st);
 	if (!rc)
 		report_counts(&o, &counts);
@@ -511,7 +547,21 @@ NXP_API int nxp_profile_export_parquet(nxp_profile *p, const char *dir, const nx
 {
 	if (!p)
 		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_export_parquet: NULL profile");
-	return export_one(p, NULL, dir, opts, st);
+	return export_one(p, NULL, dir, opts, NULL, st);
+}
+
+/* nxp_profile_export_parquet with each task's CPU time and thread (internal:
+ * measurements and tests). */
+int nxp__profile_export_parquet_timed(nxp_profile *p, const char *dir, const nxp_export_options *opts,
+				      nxp__export_timing *timing, nxp_status *st);
+int nxp__profile_export_parquet_timed(nxp_profile *p, const char *dir, const nxp_export_options *opts,
+				      nxp__export_timing *timing, nxp_status *st)
+{
+	if (!p)
+		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_export_parquet: NULL profile");
+	if (timing)
+		memset(timing, 0, sizeof(*timing));
+	return export_one(p, NULL, dir, opts, timing, st);
 }
 
 NXP_API int nxp_system_export_parquet(const char *path, const char *dir, const nxp_export_options *opts,
@@ -519,7 +569,7 @@ NXP_API int nxp_system_export_parquet(const char *path, const char *dir, const n
 {
 	if (!path)
 		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_system_export_parquet: NULL path");
-	return export_one(NULL, path, dir, opts, st);
+	return export_one(NULL, path, dir, opts, NULL, st);
 }
 
 /* The partition value of a profile: its NTFF's file name without ".ntff",

@@ -377,12 +377,17 @@ class Profile(Closable):
         from ._table import to_pandas
         return to_pandas(self, table, columns, **filters)
 
-    def export_parquet(self, directory, tables=None, compression="zstd", overwrite=False, level=0):
-        """Write DIR/<Table>.parquet for every table (or those in `tables`);
-        compression "zstd", "gzip" or "none".  Existing files are refused
-        unless overwrite=True."""
+    def export_parquet(self, directory, tables=None, compression="zstd", overwrite=False, level=0, threads=0):
+        """Write DIR/<Table>.parquet for every table of the default set (all
+        but Flow) or those in `tables` ("all" = every table, "default" = the
+        default set, e.g. ["default", "Flow"]); compression "zstd", "gzip" or
+        "none".  Existing files are refused unless overwrite=True.  threads:
+        tables written at once (0 = one per CPU, 1 = serial; the files are the
+        same).  Returns {"tables_written", "skipped_records",
+        "skipped_sections"} (the skipped counts None when Warning was not
+        written)."""
         from ._table import export_parquet
-        export_parquet(self, directory, tables, compression, overwrite, level)
+        return export_parquet(self, directory, tables, compression, overwrite, level, threads)
 
     # -- timeline and analysis (nxp/timeline.h, nxp/analysis.h; see nxp._analysis)
     def export_timeline(self, path, format="perfetto", start_ts=None, end_ts=None, engine=None, execution=None,

@@ -514,9 +514,15 @@ class nxp_parquet_options(Structure):
 EXPORT_PROGRESS_FN = ctypes.CFUNCTYPE(None, c_void_p, c_char_p, c_int, c_int)
 
 
+class nxp_export_report(Structure):
+    _fields_ = [("struct_size", c_size_t), ("skipped_records", c_int64), ("skipped_sections", c_int64),
+                ("tables_written", c_int32)]
+
+
 class nxp_export_options(Structure):
     _fields_ = [("struct_size", c_size_t), ("tables", POINTER(c_char_p)), ("codec", c_int32), ("level", c_int32),
-                ("overwrite", c_int32), ("progress", EXPORT_PROGRESS_FN), ("progress_user", c_void_p)]
+                ("overwrite", c_int32), ("progress", EXPORT_PROGRESS_FN), ("progress_user", c_void_p),
+                ("threads", c_int32), ("report", POINTER(nxp_export_report))]
 
 
 # ---------------------------------------------------------------- nxp.h file kinds (0.2)
@@ -621,7 +627,7 @@ STRUCTS = {cls.__name__: cls for cls in (
     nxp_ntff_tpb_note, nxp_hardware, nxp_summary_field, nxp_opcode_summary, nxp_throttle_summary,
     nxp_system_options, nxp_system_event, nxp_system_stats, nxp_cpu_usage, nxp_host_mem_usage, nxp_system_metadata,
     nxp_capture_file, nxp_capture_process, nxp_capture_profile, nxp_sysprof_writer_options, nxp_ntrace_event,
-    ArrowSchema, ArrowArray, ArrowArrayStream, nxp_table_options, nxp_parquet_options, nxp_export_options,
+    ArrowSchema, ArrowArray, ArrowArrayStream, nxp_table_options, nxp_parquet_options, nxp_export_report, nxp_export_options,
     nxp_timeline_options, nxp_timeline_stats, nxp_flow, nxp_flow_options, nxp_critical_path_options,
     nxp_critical_step, nxp_critical_resource, nxp_insight_evidence, nxp_insight, nxp_comparison_row)}
 

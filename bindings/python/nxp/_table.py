@@ -510,9 +510,12 @@ class ArrowStream:
 _CODECS = {"zstd": S.NXP_PARQUET_ZSTD, "gzip": S.NXP_PARQUET_GZIP, "none": S.NXP_PARQUET_NONE, None: S.NXP_PARQUET_NONE}
 
 
-def export_options(tables=None, compression="zstd", overwrite=False, level=0):
+def export_options(tables=None, compression="zstd", overwrite=False, level=0, threads=0):
     o = S.new(S.nxp_export_options)
     keep = []
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
+        raise ValueError(f"threads must be an int >= 0 (0 = one per CPU), not {threads!r}")
+    o.threads = threads
     if compression not in _CODECS:
         raise ValueError(f"compression must be 'zstd', 'gzip' or 'none', not {compression!r}")
     o.codec = _CODECS[compression]
@@ -530,12 +533,18 @@ def export_options(tables=None, compression="zstd", overwrite=False, level=0):
     return o, keep
 
 
-def export_parquet(profile, directory, tables=None, compression="zstd", overwrite=False, level=0):
-    """Profile.export_parquet: DIR/<Table>.parquet for every table (or `tables`)."""
+def export_parquet(profile, directory, tables=None, compression="zstd", overwrite=False, level=0, threads=0):
+    """Profile.export_parquet: DIR/<Table>.parquet for every table of the
+    default set (or `tables`); returns the export's report as a dict."""
     d = fspath(directory, "directory")
-    opts, keep = export_options(tables, compression, overwrite, level)
+    opts, keep = export_options(tables, compression, overwrite, level, threads)
+    rep = S.new(S.nxp_export_report)
+    opts.report = ctypes.pointer(rep)
     st = status()
     rc = fn.profile_export_parquet(profile._handle(), d, byref(opts), byref(st))
     del keep
     if rc < 0:
         raise_status(rc, st)
+    return {"tables_written": rep.tables_written,
+            "skipped_records": None if rep.skipped_records < 0 else rep.skipped_records,
+            "skipped_sections": None if rep.skipped_sections < 0 else rep.skipped_sections}

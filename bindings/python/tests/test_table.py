@@ -304,3 +304,16 @@ def test_export_parquet(sample, tmp_path):
         assert (out / "Instruction.parquet").read_bytes()[:4] == b"PAR1"
         with pytest.raises(ValueError):
             p.export_parquet(out, compression="lz4")
+        # threads: the same files at 1 and 2; the report; Flow only when asked for
+        r1 = p.export_parquet(tmp_path / "t1", threads=1)
+        r2 = p.export_parquet(tmp_path / "t2", threads=2)
+        assert r1 == r2 and r1["tables_written"] == len(os.listdir(tmp_path / "t1")) > 10
+        assert r1["skipped_records"] == 0 and r1["skipped_sections"] == 0
+        assert "Flow.parquet" not in os.listdir(tmp_path / "t1")
+        for f in os.listdir(tmp_path / "t1"):
+            assert (tmp_path / "t1" / f).read_bytes() == (tmp_path / "t2" / f).read_bytes(), f
+        r = p.export_parquet(tmp_path / "t3", tables=["default", "Flow"], threads=2)
+        assert r["tables_written"] == r1["tables_written"] + 1 and (tmp_path / "t3" / "Flow.parquet").exists()
+        assert p.export_parquet(tmp_path / "t4", tables=["Instruction"])["skipped_records"] is None
+        with pytest.raises(ValueError):
+            p.export_parquet(out, threads=-1)
