@@ -22,6 +22,25 @@ grep -q 'skipped (see Warning.parquet' "$tmp/d.err" || fail "no skipped count on
 "$nxp" export "$tmp/ok.neff" "$tmp/ok.ntff" -o "$tmp/okout" --quiet 2> "$tmp/ok.err"
 [ ! -s "$tmp/ok.err" ] || fail "stderr on an intact trace: $(cat "$tmp/ok.err")"
 
+# --threads: the same files at 1, 2 and 0 (all cores); Flow only when asked for
+for t in 1 2 0; do
+	"$nxp" export "$tmp/ok.neff" "$tmp/ok.ntff" -o "$tmp/th$t" --threads $t --quiet || fail "export --threads $t"
+done
+for f in "$tmp"/th1/*.parquet; do
+	b=$(basename "$f")
+	cmp -s "$f" "$tmp/th2/$b" && cmp -s "$f" "$tmp/th0/$b" || fail "$b differs between --threads 1, 2 and 0"
+done
+[ "$(ls "$tmp/th1" | wc -l)" -eq "$(ls "$tmp/th2" | wc -l)" ] || fail "--threads 1 and 2 wrote different file sets"
+[ ! -e "$tmp/th1/Flow.parquet" ] || fail "Flow.parquet in the default export"
+"$nxp" export "$tmp/ok.neff" "$tmp/ok.ntff" -o "$tmp/flow" --tables +Flow --quiet || fail "export --tables +Flow"
+[ -f "$tmp/flow/Flow.parquet" ] && [ -f "$tmp/flow/Instruction.parquet" ] || fail "--tables +Flow: $(ls "$tmp/flow")"
+"$nxp" export "$tmp/ok.neff" "$tmp/ok.ntff" -o "$tmp/flowall" --tables all --threads 2 --quiet || fail "--tables all"
+cmp -s "$tmp/flow/Flow.parquet" "$tmp/flowall/Flow.parquet" || fail "Flow.parquet differs (+Flow vs all)"
+if "$nxp" export "$tmp/ok.neff" "$tmp/ok.ntff" -o "$tmp/bad" --threads -1 2>/dev/null; then fail "--threads -1 accepted"; fi
+# the damaged trace's count is the same at any width
+"$nxp" export "$tmp/d.neff" "$tmp/d.ntff" -o "$tmp/dout1" --quiet --threads 1 2> "$tmp/d1.err" || fail "damaged --threads 1"
+cmp -s "$tmp/d.err" "$tmp/d1.err" || fail "skipped count differs at --threads 1: $(cat "$tmp/d1.err")"
+
 if ! command -v node >/dev/null 2>&1; then
 	echo "SKIP: node not found (the damaged-trace checks passed)"; exit 77
 fi

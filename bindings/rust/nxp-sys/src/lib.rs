@@ -1055,6 +1055,26 @@ pub struct nxp_parquet_options {
 }
 
 #[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct nxp_export_report {
+    pub struct_size: usize,
+    pub skipped_records: i64,
+    pub skipped_sections: i64,
+    pub tables_written: i32,
+}
+
+impl Default for nxp_export_report {
+    fn default() -> Self {
+        nxp_export_report {
+            struct_size: std::mem::size_of::<nxp_export_report>(),
+            skipped_records: 0,
+            skipped_sections: 0,
+            tables_written: 0,
+        }
+    }
+}
+
+#[repr(C)]
 #[derive(Clone, Copy)]
 pub struct nxp_export_options {
     pub struct_size: usize,
@@ -1064,6 +1084,8 @@ pub struct nxp_export_options {
     pub overwrite: i32,
     pub progress: Option<unsafe extern "C" fn(user: *mut c_void, table: *const c_char, done: c_int, total: c_int)>,
     pub progress_user: *mut c_void,
+    pub threads: i32,
+    pub report: *mut nxp_export_report,
 }
 
 impl Default for nxp_export_options {
@@ -1076,6 +1098,8 @@ impl Default for nxp_export_options {
             overwrite: 0,
             progress: None,
             progress_user: std::ptr::null_mut(),
+            threads: 0,
+            report: std::ptr::null_mut(),
         }
     }
 }

@@ -297,13 +297,30 @@ pub enum Compression {
 /// Options of [`Profile::export_parquet`].
 #[derive(Clone, Debug, Default)]
 pub struct ExportOptions {
-    /// Tables to write; None = every table of the profile.
+    /// Tables to write; None = the default set (every table but Flow).  "all"
+    /// stands for every table, "default" for the default set (e.g.
+    /// `["default", "Flow"]`).
     pub tables: Option<Vec<String>>,
     pub compression: Compression,
     /// Codec level, 0 = the codec's default.
     pub level: i32,
     /// Replace existing files (otherwise an existing file is an error).
     pub overwrite: bool,
+    /// Tables written at once: 0 = one per CPU (or NXP_THREADS), 1 = serial;
+    /// the files are the same at any count.
+    pub threads: u32,
+}
+
+/// What [`Profile::export_parquet`] wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExportReport {
+    /// Parquet files written.
+    pub tables_written: i32,
+    /// Records that failed their checks and were skipped (the Warning rows);
+    /// None when Warning was not written.
+    pub skipped_records: Option<i64>,
+    /// Sections skipped, likewise.
+    pub skipped_sections: Option<i64>,
 }
 
 fn cstrings(v: &[String], what: &str) -> Result<(Vec<CString>, Vec<*const c_char>)> {
@@ -355,8 +372,9 @@ impl Profile {
         Ok(ArrowStream { raw, fields: None, _p: PhantomData })
     }
 
-    /// Write `DIR/<Table>.parquet` for every table (or `opts.tables`).
-    pub fn export_parquet(&self, dir: impl AsRef<Path>, opts: &ExportOptions) -> Result<()> {
+    /// Write `DIR/<Table>.parquet` for every table of the default set (or
+    /// `opts.tables`) on `opts.threads` threads.
+    pub fn export_parquet(&self, dir: impl AsRef<Path>, opts: &ExportOptions) -> Result<ExportReport> {
         let d = path_cstring(dir.as_ref())?;
         let mut o = sys::nxp_export_options::default();
         o.codec = match opts.compression {
@@ -371,11 +389,19 @@ impl Profile {
             None => None,
         };
         o.tables = tables.as_ref().map_or(ptr::null(), |t| t.1.as_ptr());
+        o.threads = opts.threads.min(1024) as i32;
+        let mut rep = sys::nxp_export_report::default();
+        o.report = &mut rep;
         let mut st = status();
         let rc = unsafe { sys::nxp_profile_export_parquet(self.h, d.as_ptr(), &o, &mut st) };
         if rc < 0 {
             return Err(Error::from_status(rc, &st));
         }
-        Ok(())
+        let known = |v: i64| if v < 0 { None } else { Some(v) };
+        Ok(ExportReport {
+            tables_written: rep.tables_written,
+            skipped_records: known(rep.skipped_records),
+            skipped_sections: known(rep.skipped_sections),
+        })
     }
 }

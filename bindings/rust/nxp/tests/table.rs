@@ -157,4 +157,22 @@ fn misuse_and_export() {
     let again = ExportOptions { overwrite: true, compression: Compression::None, ..opts };
     p.export_parquet(&dir, &again).unwrap();
     std::fs::remove_dir_all(dir).ok();
+    // threads 1 and 2: the same files and report; Flow only when asked for
+    let (d1, d2) = (tmpdir("table-export-t1"), tmpdir("table-export-t2"));
+    let r1 = p.export_parquet(&d1, &ExportOptions { threads: 1, overwrite: true, ..Default::default() }).unwrap();
+    let r2 = p.export_parquet(&d2, &ExportOptions { threads: 2, overwrite: true, ..Default::default() }).unwrap();
+    assert_eq!(r1, r2);
+    assert_eq!((r1.skipped_records, r1.skipped_sections), (Some(0), Some(0)));
+    let names: Vec<_> = std::fs::read_dir(&d1).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names.len(), r1.tables_written as usize);
+    assert!(!names.iter().any(|n| n == "Flow.parquet"));
+    for n in &names {
+        assert!(std::fs::read(d1.join(n)).unwrap() == std::fs::read(d2.join(n)).unwrap(), "{:?}", n);
+    }
+    let flow = ExportOptions { tables: Some(vec!["default".into(), "Flow".into()]), overwrite: true, threads: 2,
+                               ..Default::default() };
+    assert_eq!(p.export_parquet(&d1, &flow).unwrap().tables_written, r1.tables_written + 1);
+    assert!(d1.join("Flow.parquet").exists());
+    std::fs::remove_dir_all(d1).ok();
+    std::fs::remove_dir_all(d2).ok();
 }
