@@ -176,10 +176,13 @@ NXP_API int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw, nxp_su
 typedef struct nxp_summary_options {
 	size_t struct_size;
 	const nxp_hardware *hw; /**< as nxp_profile_summarize()'s `hw` (NULL = from the profile's arch) */
-	/** Threads: 0 = one per online CPU, 1 = the single-threaded pass, 2+ = the
-	 *  Instruction table, the DMA table and the remaining tables are read on
-	 *  separate threads (own cursors over the shared profile; more than 3 adds
-	 *  nothing).  Every figure is identical, bit for bit, to one thread's. */
+	/** Threads: 0 = one per online CPU, 1 = the single-threaded pass, N >= 2 =
+	 *  the Instruction table is read in up to N groups of engines and the DMA
+	 *  table in up to N groups of queues (balanced by record count), each
+	 *  group on its own thread, plus one thread merging the DMA busy spans and
+	 *  one reading the remaining tables (so up to 2N + 2 threads, which share
+	 *  the work of about N).  Every figure is identical, bit for bit, to one
+	 *  thread's. */
 	int32_t threads;
 	/** Region (a window, an execution, a physical core).  Records are selected
 	 *  by their start as the cursors select them (start_ts <= start < end_ts;
