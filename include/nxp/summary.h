@@ -180,9 +180,10 @@ typedef struct nxp_summary_options {
 	 *  the Instruction table is read in up to N groups of engines and the DMA
 	 *  table in up to N groups of queues (balanced by record count), each
 	 *  group on its own thread, plus one thread merging the DMA busy spans and
-	 *  one reading the remaining tables (so up to 2N + 2 threads, which share
-	 *  the work of about N).  Every figure is identical, bit for bit, to one
-	 *  thread's. */
+	 *  one reading the remaining tables: up to 2N + 2 threads, of which the
+	 *  2N group readers carry most of the work (they may use more than N
+	 *  cores when more are free).  Every figure is identical, bit for bit, to
+	 *  one thread's. */
 	int32_t threads;
 	/** Region (a window, an execution, a physical core).  Records are selected
 	 *  by their start as the cursors select them (start_ts <= start < end_ts;
