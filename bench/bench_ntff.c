@@ -7,6 +7,18 @@
  * figures are independent (ru_maxrss is a process-lifetime peak).
  *
  *   bench_ntff [--max-mib N] [--min-mib N] [--dir DIR] [--keep] [--cold]
+ *   bench_ntff --per-thread [--mib N] [--reps R] [--dir DIR]
+ *
+ * --per-thread: N threads each reading their own profile (N = 1, then 2; the
+ * profiles are copies of one N-MiB trace, default 256), in one process, two
+ * workloads: reading the Instruction, DmaPacket and SemaphoreUpdate tables
+ * (batches of 64) and nxp_profile_summarize (one thread each).  Per thread:
+ * records/s and NTFF MB/s per wall second and per thread-CPU second
+ * (CLOCK_THREAD_CPUTIME_ID), and each rate's ratio to one thread alone; the
+ * best of R runs (default 3) of each N.  On a machine with fewer free cores
+ * than threads the wall rates drop while the CPU rates should not: the CPU
+ * rate ratio is the measure of interference between threads (shared caches,
+ * memory bandwidth, locks), the wall ratio that of the machine's load.
  *
  * --cold evicts the NTFF from the page cache (fdatasync, then posix_fadvise
  * DONTNEED: no root needed) before the `cat` read and before every cursor
@@ -21,6 +33,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,11 +275,230 @@ static uint64_t file_size(const char *path)
 	return stat(path, &sb) ? 0 : (uint64_t)sb.st_size;
 }
 
+/* ---- --per-thread: N threads, N profiles ---- */
+static double thread_cpu(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct pt_job {
+	const char *neff, *ntff;
+	int summary;                  /* 0: read three tables; 1: nxp_profile_summarize */
+	pthread_barrier_t *go;
+	double wall, cpu;
+	uint64_t records, bytes;
+	int ok;
+	char error[NXP_STATUS_MESSAGE_MAX];
+} pt_job;
+
+static void *pt_run(void *v)
+{
+	pt_job *j = v;
+	nxp_profile *p = NULL;
+	nxp_status st;
+	nxp_status_init(&st);
+	pthread_barrier_wait(j->go); /* every thread starts at once */
+	double t0 = now(), c0 = thread_cpu();
+	if (nxp_profile_open_path(&p, j->neff, j->ntff, NULL, &st)) {
+		snprintf(j->error, sizeof(j->error), "%s", st.message);
+		return NULL;
+	}
+	if (j->summary) {
+		nxp_summary *s = NULL;
+		if (nxp_profile_summarize(p, NULL, &s, &st)) {
+			snprintf(j->error, sizeof(j->error), "%s", st.message);
+			nxp_profile_close(p);
+			return NULL;
+		}
+		nxp_summary_field f = {.struct_size = sizeof(f)};
+		if (!nxp_summary_find(s, "total_row_count", &f))
+			j->records = (uint64_t)f.i;
+		nxp_summary_close(s);
+		j->bytes = file_size(j->ntff);
+	} else {
+		static const int tables[3] = {NXP_TABLE_INSTRUCTION, NXP_TABLE_DMA_PACKET, NXP_TABLE_SEMAPHORE_UPDATE};
+		static const size_t sizes[3] = {sizeof(nxp_instruction), sizeof(nxp_dma_packet),
+						sizeof(nxp_semaphore_update)};
+		enum { BATCH = 64 };
+		union {
+			nxp_instruction in[BATCH];
+			nxp_dma_packet d[BATCH];
+			nxp_semaphore_update s[BATCH];
+		} *buf = malloc(sizeof(*buf));
+		for (int t = 0; t < 3 && buf; t++) {
+			nxp_cursor *c = NULL;
+			if (nxp_cursor_open(&c, p, tables[t], NULL, &st)) {
+				snprintf(j->error, sizeof(j->error), "%s", st.message);
+				break;
+			}
+			size_t got;
+			int rc;
+			while ((rc = nxp_cursor_next_batch(c, buf, sizes[t], BATCH, &got)) == NXP_OK)
+				j->records += got;
+			nxp_cursor_stats cs;
+			cs.struct_size = sizeof(cs);
+			nxp_cursor_get_stats(c, &cs);
+			j->bytes += (uint64_t)cs.bytes_read;
+			if (rc != NXP_END) {
+				nxp_cursor_error(c, &st);
+				snprintf(j->error, sizeof(j->error), "%s", st.message);
+			}
+			nxp_cursor_close(c);
+		}
+		free(buf);
+	}
+	nxp_profile_close(p);
+	j->cpu = thread_cpu() - c0;
+	j->wall = now() - t0;
+	j->ok = !j->error[0];
+	return NULL;
+}
+
+/* N threads, each its own profile; fills jobs[0..n-1].  0 on success. */
+static int pt_round(pt_job *jobs, int n, char (*neff)[4200], char (*ntff)[4200], int summary)
+{
+	pthread_t th[8];
+	pthread_barrier_t go;
+	pthread_barrier_init(&go, NULL, (unsigned)n);
+	for (int k = 0; k < n; k++) {
+		memset(&jobs[k], 0, sizeof(jobs[k]));
+		jobs[k].neff = neff[k];
+		jobs[k].ntff = ntff[k];
+		jobs[k].summary = summary;
+		jobs[k].go = &go;
+		if (pthread_create(&th[k], NULL, pt_run, &jobs[k]))
+			return -1;
+	}
+	for (int k = 0; k < n; k++)
+		pthread_join(th[k], NULL);
+	pthread_barrier_destroy(&go);
+	for (int k = 0; k < n; k++)
+		if (!jobs[k].ok) {
+			fprintf(stderr, "bench_ntff: thread %d: %s\n", k, jobs[k].error);
+			return -1;
+		}
+	return 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	static char buf[1 << 20];
+	ssize_t n;
+	int rc = in < 0 || out < 0;
+	while (!rc && (n = read(in, buf, sizeof(buf))) > 0)
+		rc = write(out, buf, (size_t)n) != n;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return rc;
+}
+
+static double load1(void)
+{
+	double l = -1;
+	FILE *f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (fscanf(f, "%lf", &l) != 1)
+			l = -1;
+		fclose(f);
+	}
+	return l;
+}
+
+static int per_thread(const char *dir, uint64_t mib, int reps)
+{
+	enum { NMAX = 2 };
+	char prefix[4096], neff[NMAX][4200], ntff[NMAX][4200];
+	snprintf(prefix, sizeof(prefix), "%s/bench_ntff_pt_calib", dir);
+	snprintf(neff[0], sizeof(neff[0]), "%s.neff", prefix);
+	snprintf(ntff[0], sizeof(ntff[0]), "%s.ntff", prefix);
+	gen_arg ga = {prefix, 200000};
+	meas g = in_child(do_generate, &ga);
+	if (!g.ok) {
+		fprintf(stderr, "bench_ntff: generation failed: %s\n", g.error);
+		return 1;
+	}
+	double per_instr = (double)file_size(ntff[0]) / 200000.0;
+	unlink(neff[0]);
+	unlink(ntff[0]);
+	snprintf(prefix, sizeof(prefix), "%s/bench_ntff_pt_%d_0", dir, (int)getpid());
+	ga.prefix = prefix;
+	ga.instructions = (uint64_t)((double)(mib << 20) / per_instr);
+	snprintf(neff[0], sizeof(neff[0]), "%s.neff", prefix);
+	snprintf(ntff[0], sizeof(ntff[0]), "%s.ntff", prefix);
+	g = in_child(do_generate, &ga);
+	if (!g.ok) {
+		fprintf(stderr, "bench_ntff: generation failed: %s\n", g.error);
+		return 1;
+	}
+	for (int k = 1; k < NMAX; k++) { /* same size: copies (own files, own page-cache pages) */
+		snprintf(neff[k], sizeof(neff[k]), "%s/bench_ntff_pt_%d_%d.neff", dir, (int)getpid(), k);
+		snprintf(ntff[k], sizeof(ntff[k]), "%s/bench_ntff_pt_%d_%d.ntff", dir, (int)getpid(), k);
+		if (copy_file(neff[0], neff[k]) || copy_file(ntff[0], ntff[k])) {
+			fprintf(stderr, "bench_ntff: cannot copy the trace into %s\n", dir);
+			return 1;
+		}
+	}
+	printf("bench_ntff --per-thread: %d threads x their own %.0f MiB profile (synthetic mlp trn2 LNC=2), best of %d,"
+	       " %ld online CPUs\n", NMAX, (double)file_size(ntff[0]) / 1048576.0, reps, sysconf(_SC_NPROCESSORS_ONLN));
+	printf("per thread: Mrec/s and MB/s per wall second (wall) and per thread-CPU second (cpu); x1 = ratio to one "
+	       "thread alone\n");
+	printf("%-10s %3s %6s %9s %9s %9s %9s %7s %7s %6s\n", "workload", "N", "thread", "wall Mr/s", "wall MB/s",
+	       "cpu Mr/s", "cpu MB/s", "wall x1", "cpu x1", "load");
+	static const char *const wl[2] = {"read 3 tbl", "summary"};
+	int rc = 0;
+	for (int summary = 0; summary <= 1 && !rc; summary++) {
+		double one_wall = 0, one_cpu = 0; /* MB/s of one thread alone */
+		for (int n = 1; n <= NMAX && !rc; n++) {
+			pt_job best[NMAX], jobs[NMAX];
+			memset(best, 0, sizeof(best));
+			for (int r = 0; r < reps && !rc; r++) {
+				if (pt_round(jobs, n, neff, ntff, summary)) {
+					rc = 1;
+					break;
+				}
+				/* keep the round whose slowest thread was fastest */
+				double worst = 0, bworst = 0;
+				for (int k = 0; k < n; k++) {
+					if (jobs[k].wall > worst)
+						worst = jobs[k].wall;
+					if (best[k].wall > bworst)
+						bworst = best[k].wall;
+				}
+				if (!r || worst < bworst)
+					memcpy(best, jobs, sizeof(best));
+			}
+			for (int k = 0; k < n && !rc; k++) {
+				const pt_job *j = &best[k];
+				double wmb = (double)j->bytes / j->wall / 1e6, cmb = (double)j->bytes / j->cpu / 1e6;
+				if (n == 1) {
+					one_wall = wmb;
+					one_cpu = cmb;
+				}
+				printf("%-10s %3d %6d %9.2f %9.1f %9.2f %9.1f %7.2f %7.2f %6.1f\n", wl[summary], n, k,
+				       (double)j->records / j->wall / 1e6, wmb, (double)j->records / j->cpu / 1e6, cmb,
+				       wmb / one_wall, cmb / one_cpu, load1());
+			}
+			fflush(stdout);
+		}
+	}
+	for (int k = 0; k < NMAX; k++) {
+		unlink(neff[k]);
+		unlink(ntff[k]);
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t max_mib = 2048, min_mib = 64;
 	const char *dir = getenv("TMPDIR");
-	int keep = 0, cold = 0;
+	int keep = 0, cold = 0, pt = 0, reps = 3;
+	uint64_t pt_mib = 256;
 	if (!dir || !*dir)
 		dir = "/tmp";
 	for (int i = 1; i < argc; i++) {
@@ -280,11 +512,20 @@ int main(int argc, char **argv)
 			keep = 1;
 		else if (!strcmp(argv[i], "--cold"))
 			cold = 1;
+		else if (!strcmp(argv[i], "--per-thread"))
+			pt = 1;
+		else if (!strcmp(argv[i], "--mib") && i + 1 < argc)
+			pt_mib = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+			reps = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
 		else {
-			fprintf(stderr, "usage: bench_ntff [--max-mib N] [--min-mib N] [--dir DIR] [--keep] [--cold]\n");
+			fprintf(stderr, "usage: bench_ntff [--max-mib N] [--min-mib N] [--dir DIR] [--keep] [--cold]\n"
+					"       bench_ntff --per-thread [--mib N] [--reps R] [--dir DIR]\n");
 			return 2;
 		}
 	}
+	if (pt)
+		return per_thread(dir, pt_mib ? pt_mib : 256, reps);
 	char prefix[4096], neff[4200], ntff[4200];
 
 	/* calibrate bytes per instruction on a small trace */
