@@ -34,7 +34,12 @@ enum { CT_UTF8 = 0 };
 #define PAGE_BYTES (1 << 20)        /* a data page closes once its values reach this */
 #define PAGE_ROWS (1 << 20)         /* ... or this many rows */
 #define SLICE_ROWS 4096             /* rows between row-group size checks */
+#define ROW_GROUP_ROWS (1 << 20)    /* a row group also closes at this many rows: with dictionary and
+				     * delta pages 64 MiB would hold the whole table in one group, which
+				     * readers cannot split between threads */
 #define DICT_BYTES (1 << 20)        /* a column chunk's dictionary stops growing here: PLAIN after */
+#define IDICT_FIRST_DIV 8           /* numbers: a first page with more than 1/8 distinct values is not
+				     * tried as a dictionary */
 #define STAT_STRING_MAX 1024        /* longer string min/max are left out of the statistics */
 #define DEFAULT_ROW_GROUP_BYTES ((int64_t)64 << 20)
 /* the append functions' "out of memory" (the others return an nxp error code, already set) */
@@ -49,6 +54,21 @@ typedef struct pq_dict {
 	int32_t *slots;   /* open addressing: entry id or -1 */
 	uint32_t mask;
 } pq_dict;
+
+/* A column chunk's dictionary of numbers (INT32, INT64, FLOAT, DOUBLE), keyed
+ * by their bits (so -0.0 and 0.0, and NaNs, stay distinct and exact). */
+typedef struct pq_idict {
+	pq_buf plain;     /* the dictionary page: PLAIN values */
+	uint32_t count;
+	int64_t *key;     /* slot -> value */
+	int32_t *slots;   /* slot -> entry id or -1 */
+	uint32_t mask;
+} pq_idict;
+
+/* How a chunk's number pages are encoded, decided on its first page:
+ * RLE_DICTIONARY, or the other encoding (DELTA_BINARY_PACKED for integers,
+ * PLAIN for FLOAT/DOUBLE). */
+enum { IM_UNDECIDED, IM_DICT, IM_OTHER };
 
 typedef struct pq_col {
 	const char *name;  /* the schema's (alive until the schema is released) */
@@ -65,6 +85,8 @@ typedef struct pq_col {
 	int32_t n_pages[E_COUNT]; /* data pages of the chunk by encoding */
 	pq_dict dict;
 	int fallback;      /* dictionary full: PLAIN pages for the rest of the chunk */
+	pq_idict idict;    /* number columns */
+	int imode;         /* IM_*: number pages' encoding */
 	/* statistics of the chunk */
 	int has_mm;
 	int64_t imin, imax;
@@ -87,6 +109,7 @@ typedef struct pq_writer {
 	pq_col *cols;
 	const uint8_t **valid; /* per column: the current batch's validity bitmap or NULL */
 	pq_buf body, comp, hdr, rg;
+	pq_buf ids, alt;   /* an integer page's dictionary ids and its other encoding */
 	uint32_t n_rg;
 	int64_t rows_total, rg_rows, rg_limit;
 } pq_writer;
@@ -213,6 +236,103 @@ static int32_t dict_id(pq_dict *d, const uint8_t *p, uint32_t n, size_t limit)
 	if ((uint64_t)d->count * 2 > (uint64_t)d->mask + 1 && dict_rehash(d, (d->mask + 1) * 2))
 		return -1;
 	return (int32_t)e;
+}
+
+/* ---- number dictionary --------------------------------------------------------- */
+
+static void idict_clear(pq_idict *d)
+{
+	d->plain.n = 0;
+	d->count = 0;
+	if (d->slots)
+		memset(d->slots, 0xff, ((size_t)d->mask + 1) * sizeof(*d->slots));
+}
+
+static inline uint32_t int_hash(int64_t x, uint32_t mask)
+{
+	uint64_t h = (uint64_t)x * 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(h >> 32) & mask;
+}
+
+static int idict_rehash(pq_idict *d, uint32_t nslots)
+{
+	int32_t *s = malloc((size_t)nslots * sizeof(*s));
+	int64_t *k = malloc((size_t)nslots * sizeof(*k));
+	if (!s || !k) {
+		free(s);
+		free(k);
+		return -1;
+	}
+	memset(s, 0xff, (size_t)nslots * sizeof(*s));
+	for (uint32_t i = 0; d->slots && i <= d->mask; i++) {
+		if (d->slots[i] < 0)
+			continue;
+		uint32_t j = int_hash(d->key[i], nslots - 1);
+		while (s[j] >= 0)
+			j = (j + 1) & (nslots - 1);
+		s[j] = d->slots[i];
+		k[j] = d->key[i];
+	}
+	free(d->slots);
+	free(d->key);
+	d->slots = s;
+	d->key = k;
+	d->mask = nslots - 1;
+	return 0;
+}
+
+/* Dictionary ids of the n values (4-byte when w4, else 8-byte) into ids.
+ * 0; 1 when an entry past `max_entries` would be needed (the entries added
+ * so far stay, unused: ids of earlier pages keep their meaning); -1 when out
+ * of memory. */
+static int idict_map(pq_idict *d, const void *vals, size_t n, int w4, uint32_t max_entries, uint32_t *ids)
+{
+	if (!d->slots && idict_rehash(d, 1024))
+		return -1;
+	const uint8_t *v = vals;
+	int64_t last = 0;
+	int32_t last_id = -1;
+	for (size_t i = 0; i < n; i++) {
+		int64_t x; /* the value's bits (memcpy: the page may hold floats) */
+		if (w4) {
+			int32_t y;
+			memcpy(&y, v + 4 * i, 4);
+			x = y;
+		} else {
+			memcpy(&x, v + 8 * i, 8);
+		}
+		if (x == last && last_id >= 0) { /* runs are common: skip the probe */
+			ids[i] = (uint32_t)last_id;
+			continue;
+		}
+		uint32_t j = int_hash(x, d->mask);
+		int32_t e;
+		while ((e = d->slots[j]) >= 0 && d->key[j] != x)
+			j = (j + 1) & d->mask;
+		if (e < 0) {
+			if (d->count >= max_entries)
+				return 1;
+			if (pq_buf_reserve(&d->plain, 8))
+				return -1;
+			if (w4) {
+				int32_t y = (int32_t)x;
+				memcpy(d->plain.p + d->plain.n, &y, 4);
+				d->plain.n += 4;
+			} else {
+				memcpy(d->plain.p + d->plain.n, &x, 8);
+				d->plain.n += 8;
+			}
+			e = (int32_t)d->count++;
+			d->slots[j] = e;
+			d->key[j] = x;
+			if ((uint64_t)d->count * 2 > (uint64_t)d->mask + 1 && idict_rehash(d, (d->mask + 1) * 2))
+				return -1;
+		}
+		ids[i] = (uint32_t)e;
+		last = x;
+		last_id = e;
+	}
+	return 0;
 }
 
 /* ---- statistics ------------------------------------------------------------ */
@@ -538,6 +658,71 @@ static void page_reset(pq_col *c)
 	c->pdict = (c->kind == K_DICT || c->kind == K_UTF8) && !c->fallback;
 }
 
+/* The page's values in the chunk's other encoding: DELTA_BINARY_PACKED for
+ * integers, PLAIN for FLOAT/DOUBLE. */
+static int other_page(pq_col *c, pq_buf *b, int *enc)
+{
+	*enc = E_DELTA_BINARY_PACKED;
+	if (c->kind == K_INT32)
+		return pq_delta_i32(b, (const int32_t *)(void *)c->vals.p, c->vals.n / 4);
+	if (c->kind == K_INT64 || c->kind == K_UINT32)
+		return pq_delta_i64(b, (const int64_t *)(void *)c->vals.p, c->vals.n / 8);
+	*enc = E_PLAIN;
+	return pq_buf_put(b, c->vals.p, c->vals.n);
+}
+
+/* The values of a number page appended to b: RLE_DICTIONARY while the
+ * chunk's dictionary holds, else the other encoding (other_page).  The
+ * chunk's first page decides: it is encoded both ways (the dictionary only
+ * tried with at most 1/IDICT_FIRST_DIV distinct values) and the smaller wins
+ * for the chunk; a dictionary that later reaches DICT_BYTES leaves the other
+ * encoding for the rest of the chunk. */
+static int encode_numbers(pq_writer *w, pq_col *c, pq_buf *b, int *enc)
+{
+	int w4 = c->width == 4;
+	size_t n = c->vals.n / (w4 ? 4 : 8);
+	if (c->imode == IM_OTHER || n == 0)
+		return other_page(c, b, enc) ? nomem(w) : NXP_OK;
+	uint32_t max_entries = DICT_BYTES / (w4 ? 4 : 8);
+	if (c->imode == IM_UNDECIDED && n / IDICT_FIRST_DIV + 1 < max_entries)
+		max_entries = (uint32_t)(n / IDICT_FIRST_DIV + 1);
+	if (pq_buf_reserve(&w->ids, n * 4))
+		return nomem(w);
+	uint32_t *ids = (uint32_t *)(void *)w->ids.p;
+	int r = idict_map(&c->idict, c->vals.p, n, w4, max_entries, ids);
+	if (r < 0)
+		return nomem(w);
+	size_t base = b->n;
+	if (r == 0) {
+		int bw = pq_bit_width(c->idict.count - 1);
+		uint8_t bwb = (uint8_t)bw;
+		if (pq_buf_put(b, &bwb, 1) || pq_rle_hybrid(b, ids, n, bw))
+			return nomem(w);
+		*enc = E_RLE_DICTIONARY;
+		if (c->imode == IM_DICT)
+			return NXP_OK;
+		/* first page: against the other encoding, counting the dictionary page too */
+		w->alt.n = 0;
+		if (other_page(c, &w->alt, enc))
+			return nomem(w);
+		if (b->n - base + c->idict.plain.n <= w->alt.n) {
+			*enc = E_RLE_DICTIONARY;
+			c->imode = IM_DICT;
+			return NXP_OK;
+		}
+		b->n = base;
+		if (pq_buf_put(b, w->alt.p, w->alt.n))
+			return nomem(w);
+	} else if (other_page(c, b, enc)) {
+		return nomem(w);
+	}
+	/* the other encoding from now on; a dictionary no page uses is dropped */
+	if (c->n_pages[E_RLE_DICTIONARY] == 0)
+		idict_clear(&c->idict);
+	c->imode = IM_OTHER;
+	return NXP_OK;
+}
+
 static int flush_page(pq_writer *w, pq_col *c)
 {
 	if (c->prow == 0)
@@ -559,12 +744,10 @@ static int flush_page(pq_writer *w, pq_col *c)
 		int bw = pq_bit_width(c->dict.count - 1);
 		uint8_t bwb = (uint8_t)bw;
 		oom = pq_buf_put(b, &bwb, 1) || pq_rle_hybrid(b, (const uint32_t *)(void *)c->vals.p, c->vals.n / 4, bw);
-	} else if (c->kind == K_INT32) {
-		enc = E_DELTA_BINARY_PACKED;
-		oom = pq_delta_i32(b, (const int32_t *)(void *)c->vals.p, c->vals.n / 4);
-	} else if (c->kind == K_INT64 || c->kind == K_UINT32) {
-		enc = E_DELTA_BINARY_PACKED;
-		oom = pq_delta_i64(b, (const int64_t *)(void *)c->vals.p, c->vals.n / 8);
+	} else if (c->kind != K_BOOL && c->kind != K_UTF8 && c->kind != K_DICT) {
+		int rc = encode_numbers(w, c, b, &enc);
+		if (rc)
+			return rc;
 	} else {
 		oom = pq_buf_put(b, c->vals.p, c->vals.n);
 	}
@@ -706,6 +889,8 @@ static void col_chunk_reset(pq_col *c)
 	c->c_rows = c->c_nulls = c->c_unc = c->c_comp = 0;
 	memset(c->n_pages, 0, sizeof(c->n_pages));
 	dict_clear(&c->dict);
+	idict_clear(&c->idict);
+	c->imode = IM_UNDECIDED;
 	c->fallback = 0;
 	c->has_mm = 0;
 	c->nan = 0;
@@ -729,12 +914,14 @@ static int flush_row_group(pq_writer *w)
 		if (rc)
 			return rc;
 		int64_t dict_off = -1;
-		if ((c->kind == K_DICT || c->kind == K_UTF8) && c->dict.count > 0) {
+		const pq_buf *dplain = c->kind == K_DICT || c->kind == K_UTF8 ? &c->dict.plain : &c->idict.plain;
+		uint32_t dcount = c->kind == K_DICT || c->kind == K_UTF8 ? c->dict.count : c->idict.count;
+		if (dcount > 0) {
 			const uint8_t *z;
 			size_t zn;
-			rc = compress(w, c->dict.plain.p, c->dict.plain.n, &z, &zn);
+			rc = compress(w, dplain->p, dplain->n, &z, &zn);
 			if (!rc)
-				rc = page_header(w, PAGE_DICTIONARY, c->dict.plain.n, zn, c->dict.count, E_PLAIN);
+				rc = page_header(w, PAGE_DICTIONARY, dplain->n, zn, dcount, E_PLAIN);
 			dict_off = w->pos;
 			if (!rc)
 				rc = write_all(w, w->hdr.p, w->hdr.n);
@@ -742,9 +929,9 @@ static int flush_row_group(pq_writer *w)
 				rc = write_all(w, z, zn);
 			if (rc)
 				return rc;
-			c->c_unc += (int64_t)(w->hdr.n + c->dict.plain.n);
+			c->c_unc += (int64_t)(w->hdr.n + dplain->n);
 			c->c_comp += (int64_t)(w->hdr.n + zn);
-			for (uint32_t e = 0; e < c->dict.count; e++)
+			for (uint32_t e = 0; e < c->dict.count && dplain == &c->dict.plain; e++)
 				if (stat_string(c, c->dict.plain.p + c->dict.off[e], c->dict.len[e]))
 					return nomem(w);
 		}
@@ -1010,7 +1197,7 @@ static int64_t rg_bytes(const pq_writer *w)
 	int64_t n = 0;
 	for (int j = 0; j < w->ncols; j++) {
 		const pq_col *c = &w->cols[j];
-		n += c->c_unc + (int64_t)(c->vals.n + c->defs.n + c->dict.plain.n);
+		n += c->c_unc + (int64_t)(c->vals.n + c->defs.n + c->dict.plain.n + c->idict.plain.n);
 	}
 	return n;
 }
@@ -1036,7 +1223,7 @@ static int write_batch(pq_writer *w, const struct ArrowArray *b)
 				return rc;
 		}
 		w->rg_rows += n;
-		if (rg_bytes(w) >= w->rg_limit) {
+		if (rg_bytes(w) >= w->rg_limit || w->rg_rows >= ROW_GROUP_ROWS) {
 			int rc = flush_row_group(w);
 			if (rc)
 				return rc;
@@ -1136,11 +1323,16 @@ static void writer_free(pq_writer *w)
 		pq_buf_free(&c->smin);
 		pq_buf_free(&c->smax);
 		dict_free(&c->dict);
+		pq_buf_free(&c->idict.plain);
+		free(c->idict.key);
+		free(c->idict.slots);
 		free(c->remap);
 	}
 	free(w->cols);
 	free(w->valid);
 	pq_buf_free(&w->body);
+	pq_buf_free(&w->ids);
+	pq_buf_free(&w->alt);
 	pq_buf_free(&w->comp);
 	pq_buf_free(&w->hdr);
 	pq_buf_free(&w->rg);
