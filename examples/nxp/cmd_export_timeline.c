@@ -11,9 +11,15 @@
 	"nxp export NEFF NTFF --format perfetto|chrome-json -o FILE [--from T] [--to T]\n"          \
 	"      [--engine E] [--execution N] [--max-events N] [--window NS] [--force] [--quiet]\n"     \
 	"      [--allow-mismatch]\n"                                                                  \
-	"  nxp export --capture DIR --format perfetto -o OUTDIR [--force] [--quiet]\n"               \
+	"  nxp export --capture DIR --format perfetto -o OUTDIR [--combined] [--force] [--quiet]\n"  \
+	"      [--system-trace-primary-group F,...] [--system-trace-secondary-group F,...]\n"        \
 	"      OUTDIR/device_profile_<NTFF name>.pftrace per device profile and\n"                   \
-	"      OUTDIR/system_profile.pftrace (system events as slices, CPU and memory counters)\n"    \
+	"      OUTDIR/system_profile.pftrace (system events as slices, CPU and memory counters,\n"   \
+	"      flow_id links as flow arrows); rows grouped into process tracks by the primary\n"    \
+	"      fields (default instance_id,process_id) and into tracks under them by the\n"         \
+	"      secondary fields (default worker_gid,lnc_idx,thread_id); --combined also writes\n"   \
+	"      OUTDIR/combined_profile.pftrace: the system rows and every device profile on host\n" \
+	"      time (clock map), with an arrow from each nrt_execute to its device execution\n"     \
 	"      the device profile as a timeline: a Perfetto trace (open FILE in ui.perfetto.dev),\n"  \
 	"      or Chrome JSON (FILE ending in .gz is gzip'd); T in ns or +1.5ms from the trace\n"     \
 	"      start; --engine: only that engine's instructions; --execution N: only its time;\n"     \
@@ -36,6 +42,8 @@ int cmd_export_timeline(int argc, char **argv)
 			return cli_help(TL_USAGE);
 		if (!strcmp(a, "--force")) {
 			to_opts.overwrite = 1;
+		} else if (!strcmp(a, "--combined")) {
+			to_opts.combined = 1;
 		} else if (!strcmp(a, "--quiet")) {
 			quiet = 1;
 		} else if (!strcmp(a, "--allow-mismatch")) {
@@ -50,6 +58,10 @@ int cmd_export_timeline(int argc, char **argv)
 				format = val;
 			} else if (!strcmp(a, "--capture")) {
 				capture = val;
+			} else if (!strcmp(a, "--system-trace-primary-group")) {
+				to_opts.system_primary_group = val;
+			} else if (!strcmp(a, "--system-trace-secondary-group")) {
+				to_opts.system_secondary_group = val;
 			} else if (!strcmp(a, "--from")) {
 				if (cli_parse_time(val, &from, &from_rel))
 					return cli_bad_usage("export", TL_USAGE, "bad time '%s'", val);
@@ -86,6 +98,9 @@ int cmd_export_timeline(int argc, char **argv)
 		to_opts.format = NXP_TIMELINE_CHROME_JSON;
 	else
 		return cli_bad_usage("export", TL_USAGE, "unknown --format '%s' (perfetto, chrome-json)", format);
+	if (!capture && (to_opts.combined || to_opts.system_primary_group || to_opts.system_secondary_group))
+		return cli_bad_usage("export", TL_USAGE,
+				     "--combined and --system-trace-*-group need --capture DIR");
 	if (capture) {
 		if (npaths)
 			return cli_bad_usage("export", TL_USAGE, "--capture takes no NEFF/NTFF ('%s')", paths[0]);
@@ -111,9 +126,14 @@ int cmd_export_timeline(int argc, char **argv)
 				"nxp export: warning: damaged device profiles: %d table(s) stopped on a read error, "
 				"%lld record(s) and %lld section(s) skipped\n",
 				(int)ts.read_errors, (long long)ts.bad_records, (long long)ts.skipped_sections);
+		if (ts.unplaced_profiles)
+			fprintf(stderr,
+				"nxp export: warning: %lld device profile(s) left out of combined_profile.pftrace: "
+				"no timestamp_sync_point for their NeuronCore (no host time)\n",
+				(long long)ts.unplaced_profiles);
 		if (!quiet)
-			fprintf(stderr, "nxp export: %s: %lld events on %lld tracks, %lld bytes\n", out,
-				(long long)ts.events, (long long)ts.tracks, (long long)ts.bytes);
+			fprintf(stderr, "nxp export: %s: %lld events on %lld tracks, %lld flows, %lld bytes\n", out,
+				(long long)ts.events, (long long)ts.tracks, (long long)ts.flows, (long long)ts.bytes);
 		return 0;
 	}
 	if (npaths != 2)

@@ -58,6 +58,15 @@ typedef struct nxp_timeline_options {
 					counters; 0 = the trace span / 500, at least 1000 ns */
 	int32_t gzip;              /**< Chrome JSON: 1 gzip, 0 plain, -1 = when `path` ends in ".gz" */
 	int32_t overwrite;         /**< nonzero: replace an existing file; 0: NXP_E_INVAL if it exists */
+	/* since 0.2, capture export only (nxp_capture_export_timeline; ignored by
+	 * nxp_profile_export_timeline): */
+	const char *system_primary_group;   /**< comma-separated SystemProfileEvents field names: one
+						 process-level track per distinct tuple; NULL =
+						 "instance_id,process_id"; "" = one group for every row */
+	const char *system_secondary_group; /**< the same for the slice tracks under a primary group;
+						 NULL = "worker_gid,lnc_idx,thread_id" */
+	int32_t combined;          /**< nonzero: also write combined_profile.pftrace (device
+					activity on host time, see nxp_capture_export_timeline) */
 } nxp_timeline_options;
 
 static inline void nxp_timeline_options_init(nxp_timeline_options *o)
@@ -72,6 +81,9 @@ static inline void nxp_timeline_options_init(nxp_timeline_options *o)
 	o->counter_window_ns = 0;
 	o->gzip = -1;
 	o->overwrite = 0;
+	o->system_primary_group = 0;
+	o->system_secondary_group = 0;
+	o->combined = 0;
 }
 
 /** What an export wrote. */
@@ -86,6 +98,10 @@ typedef struct nxp_timeline_stats {
 	int64_t bad_records;  /**< records the cursors skipped as damaged */
 	int64_t input_bytes;  /**< NTFF bytes read by the cursors */
 	int64_t skipped_sections; /**< NTFF sections the cursors skipped (bad CRC, unknown kind) */
+	int64_t flows;        /**< capture export: flow arrows written (system flow_id links, and
+				   nrt_execute -> device execution in the combined file) */
+	int64_t unplaced_profiles; /**< capture export with `combined`: device profiles left out of
+					the combined file (no timestamp_sync_point for their core) */
 } nxp_timeline_stats;
 
 /**

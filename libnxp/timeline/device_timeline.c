@@ -860,3 +860,36 @@ NXP_API int nxp_profile_export_timeline(nxp_profile *p, const char *path, const 
 		NXP__STRUCT_OUT(stats, d.stats, NXP_TIMELINE_STATS_SIZE_V0_2);
 	return rc;
 }
+
+/* ---- for capture_timeline.c (combined file): added for issue 14 ----
+ * The content of profile `p` written into a sink the caller opened and will
+ * finish (so several profiles can share one file); `o` is a full library-size
+ * options struct.  stats->events/tracks/truncated/read_errors/bad_records/
+ * input_bytes/skipped_sections are added to. */
+int nxp__device_timeline_write(nxp_profile *p, tl_sink *sink, const nxp_timeline_options *o,
+			       nxp_timeline_stats *stats, nxp_status *st)
+{
+	dt d;
+	memset(&d, 0, sizeof(d));
+	d.o = *o;
+	d.p = p;
+	d.sink = sink;
+	d.st = st;
+	d.memo = calloc(TL_MEMO, sizeof(memo)); /* NULL: no memo, same keys */
+	d.stats.struct_size = sizeof(d.stats);
+	int rc = run(&d);
+	for (size_t i = 0; i < d.cap; i++) {
+		free(d.ts[i].name);
+		free(d.ts[i].lane_end);
+	}
+	free(d.ts);
+	free(d.memo);
+	stats->events += d.stats.events;
+	stats->tracks += d.stats.tracks;
+	stats->truncated |= d.stats.truncated;
+	stats->read_errors += d.stats.read_errors;
+	stats->bad_records += d.stats.bad_records;
+	stats->input_bytes += d.stats.input_bytes;
+	stats->skipped_sections += d.stats.skipped_sections;
+	return rc;
+}

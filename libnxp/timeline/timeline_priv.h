@@ -67,11 +67,23 @@ struct tl_sink {
 	/* Release (after finish, or on an error: closes whatever is open). */
 	void (*destroy)(tl_sink *s);
 	nxp_status *st;
+	/* Set by the caller before event() (0 by default): nonzero = write the
+	 * event's flow ids on its begin packet, whatever the sink prefers.
+	 * trace_processor links flows in the time order of the packets that
+	 * carry them; capture_timeline.c's flows go from a system row to a later
+	 * one (or to a device execution) that may end before its source ends
+	 * (nrt_execute around its execution), so their begins must carry them. */
+	int flows_on_begin;
 };
 
 /* Open a sink writing to the open file descriptor `fd` (the sink owns it). */
 int nxp__perfetto_sink_open(tl_sink **out, int fd, nxp_status *st);
 int nxp__chrome_json_sink_open(tl_sink **out, int fd, int gzip, nxp_status *st);
+
+/* device_timeline.c: the content of a device profile into a sink the caller
+ * owns (capture_timeline.c's combined file); stats are added to. */
+int nxp__device_timeline_write(nxp_profile *p, tl_sink *sink, const nxp_timeline_options *o,
+			       nxp_timeline_stats *stats, nxp_status *st);
 
 /* Small open-addressing interning table: string -> id (1, 2, ...). */
 typedef struct tl_intern {
