@@ -33,7 +33,7 @@ typedef struct tval {
 	char s[64];
 } tval;
 
-enum { DS_ALL, DS_FALLBACK, DS_PAGES };
+enum { DS_ALL, DS_FALLBACK, DS_PAGES, DS_EDGE };
 static const tcol all_cols[] = {
 	{"i32", C_I32, 1}, {"i64", C_I64, 0}, {"u32", C_U32, 0}, {"f32", C_F32, 1},
 	{"f64", C_F64, 0}, {"flag", C_BOOL, 1}, {"name", C_STR, 1}, {"eng", C_DICT, 1},
@@ -41,12 +41,53 @@ static const tcol all_cols[] = {
 static const tcol fallback_cols[] = {{"big", C_DICT, 0}};
 static const tcol pages_cols[] = {{"ts", C_I64, 0}, {"engine", C_DICT, 0}};
 static const char *const engines[] = {"PE", "ACT", "POOL", "DVE", "SP"};
+/* Numbers at the edges of DELTA_BINARY_PACKED (deltas that overflow, negative
+ * deltas, constants) and dictionary candidates (few distinct integers and
+ * doubles), over several pages; a utf8 column too many-valued for its
+ * dictionary (PLAIN after 1 MiB). */
+static const tcol edge_cols[] = {
+	{"x64", C_I64, 0}, {"nx", C_I64, 1}, {"x32", C_I32, 1}, {"konst", C_I64, 0},
+	{"lowcard", C_U32, 0}, {"ratio", C_F64, 1}, {"ustr", C_STR, 1},
+};
+#define EDGE_ROWS 300000
+/* encodings each edge column's chunks must list (the first page decides) */
+static const char *const edge_enc[] = {
+	"\"DELTA_BINARY_PACKED\"", "\"DELTA_BINARY_PACKED\"", "\"DELTA_BINARY_PACKED\"", "\"RLE_DICTIONARY\"",
+	"\"RLE_DICTIONARY\"", "\"RLE_DICTIONARY\"", "\"RLE_DICTIONARY\", \"PLAIN\"",
+};
+
+static const tcol *ds_cols(int ds, int *ncols)
+{
+	switch (ds) {
+	case DS_ALL: *ncols = 8; return all_cols;
+	case DS_FALLBACK: *ncols = 1; return fallback_cols;
+	case DS_PAGES: *ncols = 2; return pages_cols;
+	default: *ncols = 7; return edge_cols;
+	}
+}
 
 static void gen(int ds, int col, int64_t g, tval *v)
 {
 	memset(v, 0, sizeof(*v));
 	if (ds == DS_FALLBACK) {
 		snprintf(v->s, sizeof(v->s), "value-%08lld-padding-padding-padding-padding", (long long)g);
+		return;
+	}
+	if (ds == DS_EDGE) {
+		static const int64_t few[] = {0, 4096, 65536, 3000000000ll};
+		switch (col) {
+		/* a pair (g even, g + 1) sums to -2g: the running sum stays in range */
+		case 0: v->i = g % 2 ? INT64_MIN + g : INT64_MAX - g * 3; break;
+		case 1: v->null = g % 3 == 1; v->i = g % 1000 < 500 ? g * 3 : -g * 1000003; break;
+		case 2: v->null = g % 10 == 9; v->i = g % 2 ? INT32_MIN + g : INT32_MAX - g; break;
+		case 3: v->i = 42; break;
+		case 4: v->i = few[(g * 7 / 3) % 4]; break;
+		case 5: v->null = g % 13 == 5; v->d = (double)(g % 9) * 0.25 - 1; break;
+		default:
+			v->null = g % 101 == 0;
+			snprintf(v->s, sizeof(v->s), "unique-%09lld-abcdefghijklmnopqrstuvwxyz", (long long)g);
+			break;
+		}
 		return;
 	}
 	if (ds == DS_PAGES) {
@@ -318,8 +359,7 @@ static void make_stream(struct ArrowArrayStream *s, int ds, const tbatch_spec *b
 	tstream *t = calloc(1, sizeof(*t));
 	t->ds = ds;
 	t->fail_at = -1;
-	t->cols = ds == DS_ALL ? all_cols : ds == DS_FALLBACK ? fallback_cols : pages_cols;
-	t->ncols = ds == DS_ALL ? 8 : ds == DS_FALLBACK ? 1 : 2;
+	t->cols = ds_cols(ds, &t->ncols);
 	int64_t g = 0;
 	for (int i = 0; i < nb; i++) {
 		struct ArrowArray *top = new_array(b[i].len, b[i].top_off, 0, 1, NULL, NULL, NULL);
@@ -436,8 +476,8 @@ static int cmp_str(const void *a, const void *b)
 static void expect_file(FILE *f, int first, const char *name, int ds, int64_t rows, const char *codec,
 			int min_rg, int max_rg, const int64_t *spots, int nspots)
 {
-	const tcol *cols = ds == DS_ALL ? all_cols : ds == DS_FALLBACK ? fallback_cols : pages_cols;
-	int ncols = ds == DS_ALL ? 8 : ds == DS_FALLBACK ? 1 : 2;
+	int ncols;
+	const tcol *cols = ds_cols(ds, &ncols);
 	fprintf(f, "%s\n  ", first ? "" : ",");
 	json_str(f, name);
 	fprintf(f, ": {\"rows\": %lld, \"codec\": \"%s\", \"min_row_groups\": %d, \"max_row_groups\": %d,\n",
@@ -468,6 +508,8 @@ static void expect_file(FILE *f, int first, const char *name, int ds, int64_t ro
 		fprintf(f, "%s\n    {\"name\": \"%s\", \"type\": \"%s\", \"nullable\": %s, \"count\": %lld, \"nulls\": %lld",
 			j ? "," : "", c->name, duck_type(c->kind), c->nullable ? "true" : "false", (long long)nn,
 			(long long)nulls);
+		if (ds == DS_EDGE)
+			fprintf(f, ", \"enc\": [%s]", edge_enc[j]);
 		if (nn && (c->kind == C_STR || c->kind == C_DICT)) {
 			qsort(strs, (size_t)nn, sizeof(char *), cmp_str);
 			int64_t distinct = 1;
@@ -544,6 +586,10 @@ START_TEST(readers)
 	p = tu_path(dir, "dict_fallback.parquet");
 	ck_assert_int_eq(write_ds(p, DS_FALLBACK, fb, 2, &o, &st), NXP_OK);
 	free(p);
+	tbatch_spec eb[] = {{1, 0, 0}, {127, 3, 0}, {128, 0, 2}, {129, 1, 1}, {EDGE_ROWS - 385, 0, 0}};
+	p = tu_path(dir, "edge.parquet");
+	ck_assert_int_eq(write_ds(p, DS_EDGE, eb, 5, &o, &st), NXP_OK);
+	free(p);
 	tbatch_spec pg[7];
 	for (int i = 0; i < 7; i++)
 		pg[i] = (tbatch_spec){i < 6 ? 65536 : 6784, 0, 0};
@@ -565,6 +611,8 @@ START_TEST(readers)
 	expect_file(f, 0, "dict_fallback.parquet", DS_FALLBACK, 40000, "ZSTD", 1, 1, fspots, 4);
 	const int64_t pspots[] = {0, 65535, 65536, 400000 - 1};
 	expect_file(f, 0, "pages.parquet", DS_PAGES, 400000, "ZSTD", 1, 1, pspots, 4);
+	const int64_t espots[] = {0, 1, 2, 127, 128, 129, 255, 256, 384, 385, 131071, 131072, 131073, EDGE_ROWS - 1};
+	expect_file(f, 0, "edge.parquet", DS_EDGE, EDGE_ROWS, "ZSTD", 1, 1, espots, 14);
 	fputs("\n}\n", f);
 	ck_assert_int_eq(fclose(f), 0);
 	free(ej);
@@ -830,6 +878,162 @@ START_TEST(rle_hybrid)
 }
 END_TEST
 
+/* DELTA_BINARY_PACKED decoder written from Encodings.md, bit by bit: the
+ * values of b[0..n) into out (at most cap); *used: bytes read.  Checks what
+ * the spec asks of writers: block size a multiple of 128, miniblocks of a
+ * multiple of 32 values, no width above the physical type's (type_bits),
+ * zero padding bits and zero widths for the miniblocks past the last value.
+ * INT32 values wrap in 32 bits, INT64 in 64. */
+static size_t decode_delta(const uint8_t *b, size_t n, int type_bits, int64_t *out, size_t cap, size_t *used)
+{
+	size_t i = 0;
+	uint64_t block = get_uvarint(b, &i), minis = get_uvarint(b, &i), total = get_uvarint(b, &i);
+	uint64_t zz = get_uvarint(b, &i);
+	ck_assert(block > 0 && block % 128 == 0);
+	ck_assert(minis > 0 && block % minis == 0 && (block / minis) % 32 == 0);
+	ck_assert_uint_le(total, cap);
+	uint64_t per = block / minis;
+	uint64_t prev = (zz >> 1) ^ (0 - (zz & 1));
+	size_t k = 0;
+	if (total)
+		out[k++] = type_bits == 32 ? (int64_t)(int32_t)(uint32_t)prev : (int64_t)prev;
+	while (k < total) {
+		zz = get_uvarint(b, &i);
+		uint64_t min_delta = (zz >> 1) ^ (0 - (zz & 1));
+		const uint8_t *widths = b + i;
+		i += (size_t)minis;
+		for (uint64_t m = 0; m < minis; m++) {
+			if (k >= total) {
+				ck_assert_int_eq(widths[m], 0);
+				continue;
+			}
+			int bw = widths[m];
+			ck_assert_int_le(bw, type_bits);
+			uint64_t bit = 0;
+			for (uint64_t j = 0; j < per; j++) {
+				uint64_t d = 0;
+				for (int t = 0; t < bw; t++, bit++)
+					d |= (uint64_t)((b[i + bit / 8] >> (bit % 8)) & 1) << t;
+				if (k < total) {
+					prev += min_delta + d;
+					if (type_bits == 32)
+						prev = (uint64_t)(int64_t)(int32_t)(uint32_t)prev;
+					out[k++] = (int64_t)prev;
+				} else {
+					ck_assert_uint_eq(d, 0);
+				}
+			}
+			ck_assert_uint_eq(bit % 8, 0);
+			i += (size_t)(bit / 8);
+		}
+	}
+	ck_assert_uint_le(i, n);
+	*used = i;
+	return k;
+}
+
+/* Encode v[0..n) (as int32 when type_bits is 32) after 3 bytes already in
+ * the buffer, decode, compare; returns the encoded size. */
+static size_t delta_roundtrip(const int64_t *v, size_t n, int type_bits)
+{
+	pq_buf b = {0};
+	ck_assert_int_eq(pq_buf_put(&b, "abc", 3), 0);
+	if (type_bits == 32) {
+		int32_t *v32 = malloc(n * 4 + 4);
+		for (size_t i = 0; i < n; i++)
+			v32[i] = (int32_t)v[i];
+		ck_assert_int_eq(pq_delta_i32(&b, v32, n), 0);
+		free(v32);
+	} else {
+		ck_assert_int_eq(pq_delta_i64(&b, v, n), 0);
+	}
+	ck_assert_int_eq(memcmp(b.p, "abc", 3), 0);
+	int64_t *back = malloc(n * 8 + 8);
+	size_t used = 0;
+	ck_assert_uint_eq(decode_delta(b.p + 3, b.n - 3, type_bits, back, n, &used), n);
+	ck_assert_uint_eq(used, b.n - 3);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(back[i], type_bits == 32 ? (int64_t)(int32_t)v[i] : v[i]);
+	free(back);
+	size_t size = b.n - 3;
+	pq_buf_free(&b);
+	return size;
+}
+
+START_TEST(delta_binary_packed)
+{
+	enum { N = 5000 };
+	int64_t *v = malloc(N * 8);
+	static const size_t lens[] = {0, 1, 2, 31, 32, 33, 127, 128, 129, 130, 255, 256, 257, 1000, 4097, N};
+	uint64_t seed = 11;
+	for (int pat = 0; pat < 8; pat++) {
+		for (size_t i = 0; i < N; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			switch (pat) {
+			case 0: v[i] = 1000000000000ll + (int64_t)i * 1000 + (int64_t)(seed >> 60); break; /* timestamps */
+			case 1: v[i] = 42; break;                                                /* all equal */
+			case 2: v[i] = i % 2 ? INT64_MIN : INT64_MAX; break;                     /* deltas overflow */
+			case 3: v[i] = 5000000 - (int64_t)i * 977; break;                        /* negative deltas */
+			case 4: v[i] = (int64_t)seed; break;                                     /* 64 bits wide */
+			case 5: v[i] = i % 3 ? INT32_MIN + (int64_t)i : INT32_MAX - (int64_t)i; break;
+			case 6: v[i] = i == 200 ? INT64_MIN : (int64_t)i; break;                 /* one outlier */
+			default: v[i] = (int64_t)(seed >> 61) - 3; break;                        /* small, mixed sign */
+			}
+		}
+		for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+			delta_roundtrip(v, lens[l], 64);
+			delta_roundtrip(v, lens[l], 32);
+		}
+	}
+	/* exact sizes: 1000 equal values = header (2 + 1 + 2 + 1 bytes) and 8
+	 * blocks of a zero min delta and four zero widths; one value = header only */
+	for (int i = 0; i < 1000; i++)
+		v[i] = 42;
+	ck_assert_uint_eq(delta_roundtrip(v, 1000, 64), 6 + 8 * 5);
+	ck_assert_uint_eq(delta_roundtrip(v, 1, 64), 5);
+	ck_assert_uint_eq(delta_roundtrip(v, 0, 64), 5);
+	/* +1 steps: 129 values are the first and one block of 128 deltas of width
+	 * 0 (header 2 + 1 + 2 + 1); the 130th value opens a second block */
+	for (int i = 0; i < 130; i++)
+		v[i] = i;
+	ck_assert_uint_eq(delta_roundtrip(v, 129, 64), 6 + (1 + 4));
+	ck_assert_uint_eq(delta_roundtrip(v, 130, 64), 6 + 2 * (1 + 4));
+	/* INT32 extremes alternating: in 32-bit wrapping arithmetic the deltas are
+	 * +1/-1 (min delta -1, width 2: 32 * 2 bits a miniblock); as INT64 values
+	 * they are -/+(2^32 - 1), width 33 and a 5-byte min delta.  Header: 2 + 1 +
+	 * 2 + 5 (zigzag of 2^31 - 1) bytes; 255 deltas fill all 4 miniblocks of
+	 * both blocks. */
+	for (int i = 0; i < 256; i++)
+		v[i] = i % 2 ? INT32_MIN : INT32_MAX;
+	ck_assert_uint_eq(delta_roundtrip(v, 256, 32), 10 + 2 * (1 + 4 + 4 * 8));
+	ck_assert_uint_eq(delta_roundtrip(v, 256, 64), 10 + 2 * (5 + 4 + 4 * 132));
+	free(v);
+}
+END_TEST
+
+/* Same stream, same bytes: the encodings chosen per chunk depend on the data only. */
+START_TEST(deterministic)
+{
+	char *dir = tu_tmpdir();
+	char *p1 = tu_path(dir, "a.parquet"), *p2 = tu_path(dir, "b.parquet");
+	nxp_status st;
+	nxp_status_init(&st);
+	tbatch_spec eb[] = {{1000, 0, 0}, {150000, 2, 1}};
+	ck_assert_int_eq(write_ds(p1, DS_EDGE, eb, 2, NULL, &st), NXP_OK);
+	ck_assert_int_eq(write_ds(p2, DS_EDGE, eb, 2, NULL, &st), NXP_OK);
+	size_t n1, n2;
+	uint8_t *a = tu_read_file(p1, &n1), *b = tu_read_file(p2, &n2);
+	ck_assert_uint_eq(n1, n2);
+	ck_assert_int_eq(memcmp(a, b, n1), 0);
+	free(a);
+	free(b);
+	free(p1);
+	free(p2);
+	rm_rf(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("parquet");
@@ -846,6 +1050,8 @@ int main(void)
 	tcase_add_test(tc, bad_arrays);
 	tcase_add_test(tc, misuse);
 	tcase_add_test(tc, rle_hybrid);
+	tcase_add_test(tc, delta_binary_packed);
+	tcase_add_test(tc, deterministic);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -81,6 +81,7 @@ for (const [file, exp] of Object.entries(expected)) {
       if (file === 'dict_fallback.parquet')
         ck(`${what} PLAIN after the dictionary filled up`, /\bPLAIN\b/.test(s.enc), true);
     }
+    for (const e of c.enc ?? []) ck(`${what} encodings include ${e}`, s.enc.split(/[\s,|]+/).includes(e), true);
   }
   const kv = Object.fromEntries((await rows(`SELECT decode(key) AS k, decode(value) AS v FROM parquet_kv_metadata(${f})`)).map((r) => [r.k, r.v]));
   ck(`${file}: key-value metadata`, JSON.stringify(kv, Object.keys(kv).sort()), JSON.stringify(exp.kv, Object.keys(exp.kv).sort()));
