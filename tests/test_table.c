@@ -11,7 +11,9 @@
 #include "ntff_fixture.h"
 #include "ntff_priv.h"
 #include "testutil.h"
+#include "../libnxp/columnar/columnar_priv.h" /* the column descriptors: where each value comes from */
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,12 +223,16 @@ typedef struct synth {
 	fxn_pair o;
 } synth;
 
-static nxp_profile *open_synth(synth *s, int pcores)
+static nxp_profile *open_synth_n(synth *s, int pcores, int n_instr, int n_dma)
 {
 	memset(s, 0, sizeof(*s));
 	fxn_spec spec;
 	fxn_spec_default(&spec);
 	spec.pcores = pcores;
+	if (n_instr)
+		spec.n_instr = n_instr;
+	if (n_dma)
+		spec.n_dma = n_dma;
 	spec.rps = 37;
 	s->dir = tu_tmpdir();
 	s->path = tu_path(s->dir, "t.ntff");
@@ -238,6 +244,11 @@ static nxp_profile *open_synth(synth *s, int pcores)
 	nxp_status_init(&st);
 	ck_assert_msg(fxn_open(&s->o, s->neff, nl, s->ntff, tl, FXN_SRC_MEMORY, 0, &st) == NXP_OK, "%s", st.message);
 	return s->o.p;
+}
+
+static nxp_profile *open_synth(synth *s, int pcores)
+{
+	return open_synth_n(s, pcores, 0, 0);
 }
 
 static void close_synth(synth *s)
@@ -665,6 +676,384 @@ START_TEST(test_bad_records_mid_batch)
 }
 END_TEST
 
+/* ---- every column of every device table against the cursor's record ----
+ * The columnar paths (Instruction's and DmaPacket's direct writers, the other
+ * tables' scatter) must give, row by row, the values and nulls of the public
+ * record struct at the offsets the table's descriptor names, and null slots
+ * must hold zeros (what nxc_col_append_null writes). */
+static int rec_is_null(const nxc_col *c, const uint8_t *r, int is_instr)
+{
+	int pcu = 0;
+	if (is_instr) {
+		uint32_t fl;
+		memcpy(&fl, r + offsetof(nxp_instruction, flags), 4);
+		pcu = (fl & NXP_INSTRUCTION_PC_UNKNOWN) != 0;
+	}
+	switch (c->nullif) {
+	case NXN_NEG:
+		if (c->src == NXS_I64) {
+			int64_t v;
+			memcpy(&v, r + c->off, 8);
+			return v < 0;
+		} else {
+			int32_t v;
+			memcpy(&v, r + c->off, 4);
+			return v < 0;
+		}
+	case NXN_PC_UNKNOWN:
+		return pcu;
+	case NXN_EMPTY_OR_PC_UNKNOWN:
+		if (pcu)
+			return 1;
+		/* fall through */
+	case NXN_EMPTY: {
+		const char *str;
+		memcpy(&str, r + c->off, sizeof(str));
+		return !str || !*str;
+	}
+	default:
+		return 0;
+	}
+}
+
+static void compare_columns(nxp_profile *p, const char *table, int64_t batch_rows)
+{
+	const nxc_table *t = nxc_find_table(table);
+	ck_assert_ptr_nonnull(t);
+	nxp_table_options o;
+	nxp_table_options_init(&o);
+	o.batch_rows = batch_rows;
+	struct ArrowArrayStream as;
+	ck_assert_int_eq(nxp_profile_open_table(&as, p, table, &o, NULL), NXP_OK);
+	drained d;
+	drain(&as, &d);
+	ck_assert_int_eq(d.schema.n_children, t->ncols);
+	nxp_cursor *c;
+	ck_assert_int_eq(nxp_cursor_open(&c, p, t->cursor_table, NULL, NULL), NXP_OK);
+	uint8_t *rec = calloc(1, t->rec_size);
+	int is_instr = t->cursor_table == NXP_TABLE_INSTRUCTION;
+	char tmp[4096];
+	int64_t rows = 0, nulls = 0;
+	for (size_t b = 0; b < d.n; b++)
+		for (int64_t r = 0; r < d.b[b].length; r++) {
+			size_t got = 0;
+			ck_assert_int_eq(nxp_cursor_next_batch(c, rec, t->rec_size, 1, &got), NXP_OK);
+			ck_assert_uint_eq(got, 1);
+			for (int k = 0; k < t->ncols; k++) {
+				const nxc_col *col = &t->cols[k];
+				const struct ArrowArray *a = d.b[b].children[k];
+				int null = a->buffers[0] && !bit(a->buffers[0], r);
+				ck_assert_msg(null == rec_is_null(col, rec, is_instr), "%s.%s row %lld: null %d", table,
+					      col->name, (long long)rows, null);
+				nulls += null;
+				if (col->type == NXC_DICT || col->type == NXC_UTF8) {
+					if (null) {
+						if (col->type == NXC_DICT)
+							ck_assert_int_eq(((const int32_t *)a->buffers[1])[r], 0);
+						continue;
+					}
+					const char *want;
+					memcpy(&want, rec + col->off, sizeof(want));
+					ck_assert_str_eq(get_str(&d, k, b, r, tmp, sizeof(tmp)), want ? want : "");
+					continue;
+				}
+				int64_t want = 0;
+				double wantf = 0;
+				switch (col->src) {
+				case NXS_I64:
+					memcpy(&want, rec + col->off, 8);
+					break;
+				case NXS_I32: {
+					int32_t v;
+					memcpy(&v, rec + col->off, 4);
+					want = v;
+					break;
+				}
+				case NXS_U32: {
+					uint32_t v;
+					memcpy(&v, rec + col->off, 4);
+					want = v;
+					break;
+				}
+				case NXS_F64:
+					memcpy(&wantf, rec + col->off, 8);
+					break;
+				default: { /* pc_in_neff */
+					uint32_t fl;
+					memcpy(&fl, rec + col->off, 4);
+					want = !(fl & NXP_INSTRUCTION_PC_UNKNOWN);
+					break;
+				}
+				}
+				if (null)
+					want = 0, wantf = 0;
+				switch (col->type) {
+				case NXC_I64:
+					ck_assert_msg(((const int64_t *)a->buffers[1])[r] == want, "%s.%s row %lld", table,
+						      col->name, (long long)rows);
+					break;
+				case NXC_I32:
+					ck_assert_msg(((const int32_t *)a->buffers[1])[r] == (int32_t)want, "%s.%s row %lld",
+						      table, col->name, (long long)rows);
+					break;
+				case NXC_F64:
+					ck_assert_msg(memcmp(&((const double *)a->buffers[1])[r], &wantf, 8) == 0,
+						      "%s.%s row %lld", table, col->name, (long long)rows);
+					break;
+				case NXC_BOOL:
+					ck_assert_int_eq(bit(a->buffers[1], r), want != 0);
+					break;
+				}
+			}
+			rows++;
+		}
+	size_t got = 0;
+	ck_assert_int_eq(nxp_cursor_next_batch(c, rec, t->rec_size, 1, &got), NXP_END);
+	nxp_cursor_close(c);
+	free(rec);
+	ck_assert_int_eq(rows, d.rows);
+	drained_free(&d);
+}
+
+static const char *const device_tables[] = { "Instruction", "DmaPacket", "SemaphoreUpdate", "Throttle",
+					     "Error", "ExecutionInfo", "ActiveTime" };
+
+START_TEST(test_every_column_vs_cursor)
+{
+	nxp_profile *p = open_demo();
+	for (size_t i = 0; i < sizeof(device_tables) / sizeof(device_tables[0]); i++) {
+		compare_columns(p, device_tables[i], 0);
+		compare_columns(p, device_tables[i], 7);
+	}
+	nxp_profile_close(p);
+	synth s;
+	p = open_synth(&s, 2); /* 2 ticks per ns, pcs outside the NEFF, null sources */
+	for (size_t i = 0; i < sizeof(device_tables) / sizeof(device_tables[0]); i++) {
+		compare_columns(p, device_tables[i], 0);
+		compare_columns(p, device_tables[i], 33);
+	}
+	close_synth(&s);
+}
+END_TEST
+
+/* ---- buffer reuse: batches released early lend their buffers to later
+ * batches; the batches still held must not change ---- */
+typedef struct held {
+	struct ArrowArray *a;
+	size_t n;
+} held;
+
+static void *release_all(void *arg)
+{
+	held *h = arg;
+	for (size_t i = 0; i < h->n; i++)
+		if (h->a[i].release)
+			h->a[i].release(&h->a[i]);
+	return NULL;
+}
+
+static uint64_t batch_digest(const struct ArrowSchema *s, const struct ArrowArray *a)
+{
+	uint64_t h = 1469598103934665603ULL;
+#define MIX(p, n)                                                  \
+	for (size_t z = 0; z < (size_t)(n); z++) {                 \
+		h ^= ((const uint8_t *)(p))[z];                    \
+		h *= 1099511628211ULL;                             \
+	}
+	for (int64_t c = 0; c < a->n_children; c++) {
+		const struct ArrowArray *ch = a->children[c];
+		const char *f = s->children[c]->format;
+		size_t es = !strcmp(f, "l") || !strcmp(f, "g") ? 8 : !strcmp(f, "i") ? 4 : 0;
+		if (ch->buffers[0] && ch->null_count)
+			MIX(ch->buffers[0], ch->length / 8);
+		if (es)
+			MIX(ch->buffers[1], es * (size_t)ch->length);
+		if (!strcmp(f, "u")) {
+			const int32_t *o = ch->buffers[1];
+			MIX(ch->buffers[1], 4 * (size_t)(ch->length + 1));
+			MIX(ch->buffers[2], (size_t)o[ch->length]);
+		}
+		if (ch->dictionary) {
+			const int32_t *o = ch->dictionary->buffers[1];
+			MIX(ch->dictionary->buffers[2], (size_t)o[ch->dictionary->length]);
+		}
+	}
+#undef MIX
+	return h;
+}
+
+static void reuse_table(nxp_profile *p, const char *table)
+{
+	nxp_table_options o;
+	nxp_table_options_init(&o);
+	o.batch_rows = 600; /* 4800-byte int64 buffers: big enough to be recycled */
+	/* reference: every batch held to the end (no reuse possible) */
+	struct ArrowArrayStream as;
+	ck_assert_int_eq(nxp_profile_open_table(&as, p, table, &o, NULL), NXP_OK);
+	drained ref;
+	drain(&as, &ref);
+	ck_assert_msg(ref.n > 6, "%s: %zu batches", table, ref.n);
+	uint64_t *want = calloc(ref.n, sizeof(*want));
+	for (size_t i = 0; i < ref.n; i++)
+		want[i] = batch_digest(&ref.schema, &ref.b[i]);
+	/* every third batch held, the others released at once (their buffers go to
+	 * the next batches); the held ones are checked now and after the stream */
+	ck_assert_int_eq(nxp_profile_open_table(&as, p, table, &o, NULL), NXP_OK);
+	held h = { calloc(ref.n, sizeof(struct ArrowArray)), 0 };
+	for (size_t i = 0;; i++) {
+		struct ArrowArray a;
+		ck_assert_int_eq(as.get_next(&as, &a), 0);
+		if (!a.release)
+			break;
+		ck_assert_uint_lt(i, ref.n);
+		check_batch(&ref.schema, &a);
+		ck_assert_msg(batch_digest(&ref.schema, &a) == want[i], "%s batch %zu differs", table, i);
+		if (i % 3 == 0)
+			h.a[h.n++] = a;
+		else
+			a.release(&a);
+		for (size_t j = 0; j < h.n; j++)
+			ck_assert_msg(batch_digest(&ref.schema, &h.a[j]) == want[3 * j], "%s held batch %zu changed",
+				      table, 3 * j);
+	}
+	as.release(&as);
+	for (size_t j = 0; j < h.n; j++)
+		ck_assert(batch_digest(&ref.schema, &h.a[j]) == want[3 * j]);
+	/* the held batches go from another thread, after the stream */
+	pthread_t th;
+	ck_assert_int_eq(pthread_create(&th, NULL, release_all, &h), 0);
+	pthread_join(th, NULL);
+	free(h.a);
+	free(want);
+	drained_free(&ref);
+}
+
+START_TEST(test_buffer_reuse)
+{
+	synth s;
+	nxp_profile *p = open_synth_n(&s, 2, 3000, 1500);
+	reuse_table(p, "Instruction");
+	reuse_table(p, "DmaPacket");
+	close_synth(&s);
+}
+END_TEST
+
+/* ---- Warning: queues walked without the merge when clean, through it when not ---- */
+static int64_t warning_count(nxp_profile *p, const char *category, const char *table, int64_t *offs, int max,
+			     int *noffs)
+{
+	struct ArrowArrayStream as;
+	ck_assert_int_eq(nxp_profile_open_table(&as, p, "Warning", NULL, NULL), NXP_OK);
+	drained d;
+	drain(&as, &d);
+	int cc = col_of(&d, "category"), ct = col_of(&d, "table_name"), co = col_of(&d, "offset"),
+	    cn = col_of(&d, "record_count");
+	char tmp[256], tmp2[256];
+	int64_t total = 0;
+	if (noffs)
+		*noffs = 0;
+	for (size_t b = 0; b < d.n; b++)
+		for (int64_t r = 0; r < d.b[b].length; r++) {
+			const char *tn = get_str(&d, ct, b, r, tmp2, sizeof(tmp2));
+			if (strcmp(get_str(&d, cc, b, r, tmp, sizeof(tmp)), category) || !tn || strcmp(tn, table))
+				continue;
+			total += get_i64(&d, cn, b, r);
+			if (noffs && *noffs < max)
+				offs[(*noffs)++] = get_i64(&d, co, b, r);
+		}
+	drained_free(&d);
+	return total;
+}
+
+START_TEST(test_warning_walks)
+{
+	/* clean synthetic trace: unknown pcs counted as the cursor counts them */
+	synth s;
+	nxp_profile *p = open_synth(&s, 2);
+	nxp_cursor *c;
+	ck_assert_int_eq(nxp_cursor_open(&c, p, NXP_TABLE_INSTRUCTION, NULL, NULL), NXP_OK);
+	nxp_instruction rec;
+	rec.struct_size = sizeof(rec);
+	while (nxp_cursor_next_instruction(c, &rec) == NXP_OK)
+		;
+	nxp_cursor_stats cs;
+	cs.struct_size = sizeof(cs);
+	nxp_cursor_get_stats(c, &cs);
+	nxp_cursor_close(c);
+	ck_assert_int_gt(cs.unknown_pcs, 0);
+	ck_assert_int_eq(warning_count(p, "unknown_pcs", "Instruction", NULL, 0, NULL), cs.unknown_pcs);
+	ck_assert_int_eq(warning_count(p, "skipped_records", "Instruction", NULL, 0, NULL), 0);
+	close_synth(&s);
+
+	/* two interleaved queues, bad records in each (keys going back, one bad
+	 * span): the rows come in the cursor's order with its offsets */
+	char *dir = tu_tmpdir();
+	char *path = tu_path(dir, "two.ntff");
+	nxp_ntff_info info;
+	nxp_ntff_info_init(&info);
+	nxp_ntff_writer *w;
+	ck_assert_int_eq(nxp_ntff_writer_open_path(&w, path, &info, NULL, NULL), NXP_OK);
+	ntff_writer_set_unchecked(w, 1);
+	nxp_ntff_queue q;
+	nxp_ntff_queue_init(&q);
+	q.kind = NXP_QUEUE_INSTRUCTION;
+	q.engine = NXP_ENGINE_SCALAR;
+	int32_t q0 = nxp_ntff_writer_add_queue(w, &q);
+	q.engine = NXP_ENGINE_VECTOR;
+	int32_t q1 = nxp_ntff_writer_add_queue(w, &q);
+	uint64_t t0 = 10, t1 = 15;
+	for (int i = 0; i < 60; i++) {
+		uint64_t s0 = i == 41 ? t0 - 30 : t0, s1 = i == 17 ? t1 - 30 : t1;
+		nxp_ntff_instruction_note n0 = { s0, s0 + 3, (uint32_t)i, 0, -1 };
+		nxp_ntff_instruction_note n1 = { s1, i == 50 ? s1 - 1 : s1 + 4, 999, 0, -1 }; /* 50: ends before it starts */
+		ck_assert_int_eq(nxp_ntff_writer_instruction(w, q0, &n0), NXP_OK);
+		ck_assert_int_eq(nxp_ntff_writer_instruction(w, q1, &n1), NXP_OK);
+		if (i != 41)
+			t0 += 10;
+		if (i != 17)
+			t1 += 10;
+	}
+	ck_assert_int_eq(nxp_ntff_writer_finish(w), NXP_OK);
+	nxp_ntff_writer_close(w);
+	size_t nl, tl;
+	uint8_t uuid[16] = { 0 };
+	void *neff = fxn_neff(uuid, &nl);
+	uint8_t *ntff = tu_read_file(path, &tl);
+	fxn_pair o;
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_int_eq(fxn_open(&o, neff, nl, ntff, tl, FXN_SRC_CHUNKY, 0, &st), NXP_OK);
+	ck_assert_int_eq(nxp_cursor_open(&c, o.p, NXP_TABLE_INSTRUCTION, NULL, NULL), NXP_OK);
+	int64_t offs[8], prev_bad = 0;
+	int k = 0;
+	while (nxp_cursor_next_instruction(c, &rec) == NXP_OK) {
+		nxp_cursor_get_stats(c, &cs);
+		if (cs.bad_records != prev_bad) {
+			ck_assert_int_lt(k, 8);
+			offs[k++] = cs.last_bad_offset;
+			prev_bad = cs.bad_records;
+		}
+	}
+	nxp_cursor_get_stats(c, &cs);
+	nxp_cursor_close(c);
+	ck_assert_int_eq(cs.bad_records, 3);
+	int64_t got[8];
+	int ng = 0;
+	ck_assert_int_eq(warning_count(o.p, "skipped_records", "Instruction", got, 8, &ng), 3);
+	ck_assert_int_eq(ng, k);
+	for (int i = 0; i < k; i++)
+		ck_assert_int_eq(got[i], offs[i]); /* the cursor's order */
+	ck_assert_int_eq(warning_count(o.p, "unknown_pcs", "Instruction", NULL, 0, NULL), cs.unknown_pcs);
+	fxn_close(&o);
+	free(neff);
+	free(ntff);
+	remove(path);
+	remove(dir);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 Suite *table_suite(void)
 {
 	Suite *s = suite_create("table");
@@ -675,6 +1064,9 @@ Suite *table_suite(void)
 	tcase_add_test(t, test_projection_and_filters);
 	tcase_add_test(t, test_release_other_thread);
 	tcase_add_test(t, test_bad_records_mid_batch);
+	tcase_add_test(t, test_every_column_vs_cursor);
+	tcase_add_test(t, test_buffer_reuse);
+	tcase_add_test(t, test_warning_walks);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -7,7 +7,14 @@
  * (ntff_iter_run): each record is checked with its table's check (no public
  * struct, no NEFF join), so every skipped record gets its own row and offset
  * at the cost of a decode; skipped sections are seen in the scan's counters
- * between runs. */
+ * between runs.
+ *
+ * First, each table's queues are walked one after the other, each in its
+ * own order, without the k-way merge (clean_walk): when nothing is wrong —
+ * every record passes its checks, no key goes back, no section is skipped, no
+ * read error — the table's only row is its unknown_pcs count, the same count
+ * in any order.  Only a table where something is wrong is walked again
+ * through the merge, which gives its rows in the documented time order. */
 #include "columnar_priv.h"
 
 #include <stdio.h>
@@ -54,6 +61,63 @@ static const struct {
 	{ NXP_TABLE_EXECUTION, "ExecutionInfo" },
 };
 
+/* The table's queues one by one, unmerged: 1 when every record is good (and
+ * *unknown_pcs = the Instruction records whose pc is not in the NEFF), 0 when
+ * something is wrong (then the merged walk makes the rows), or NXP_E_NOMEM. */
+static int clean_walk(nxp_profile *p, const ntff_table *nt, int64_t *unknown_pcs)
+{
+	nxp_cursor_options co;
+	nxp_cursor_options_init(&co);
+	ntff_iter it;
+	int rc = ntff_iter_open(&it, p, nt, &co, 0, UINT64_MAX);
+	if (rc)
+		return rc;
+	int64_t unknown = 0;
+	int clean = ntff_scan_seek(&it.s, 0) >= 0;
+	for (size_t i = 0; i < it.s.nqr && clean; i++) {
+		ntff_qreader *qr = &it.s.qr[i];
+		const ntff_queue *q = qr->q;
+		while (!qr->done && clean) {
+			/* from qr->rec (in order), the records of its section while keys go on */
+			const uint8_t *r = qr->rec;
+			uint64_t last = qr->key;
+			for (;;) {
+				if (nt->table == NXP_TABLE_INSTRUCTION) {
+					nxp_ntff_instruction_note n;
+					ntff_decode_instruction(r, &n);
+					if (!ntff_instruction_ok(&n))
+						clean = 0;
+					unknown += n.pc >= q->nsi;
+				} else if (nt->table == NXP_TABLE_DMA_PACKET) {
+					nxp_ntff_dma_note n;
+					ntff_decode_dma(r, &n);
+					if (!ntff_dma_ok(p, &n))
+						clean = 0;
+				} else if (!nt->check(p, r)) {
+					clean = 0;
+				}
+				const uint8_t *nx = r + qr->rsize;
+				if (nx >= qr->end)
+					break;
+				uint64_t k = ntff_record_key(nx);
+				if (k < last || k > (uint64_t)INT64_MAX)
+					break;
+				last = k;
+				r = nx;
+			}
+			qr->rec = r;
+			qr->key = qr->last_key = last;
+			if (ntff_qreader_advance(&it.s, qr) < 0)
+				clean = 0;
+		}
+	}
+	if (it.s.failed || it.s.stats.bad_records || it.s.stats.skipped_sections)
+		clean = 0;
+	ntff_iter_close(&it);
+	*unknown_pcs = unknown;
+	return clean;
+}
+
 static int w_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *st)
 {
 	(void)path;
@@ -76,13 +140,29 @@ static int w_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *s
 	}
 	for (size_t t = 0; t < sizeof(walk) / sizeof(walk[0]); t++) {
 		const ntff_table *nt = ntff_table_get(walk[t].table);
+		int64_t unknown_pcs = 0;
+		rc = clean_walk(p, nt, &unknown_pcs);
+		if (rc < 0)
+			return nxp__error_set(st, rc, -1, "out of memory");
+		if (rc == 1) {
+			if (unknown_pcs > 0) {
+				snprintf(msg, sizeof(msg),
+					 "%s: %lld records have a pc that is not in the NEFF (their static columns are null)",
+					 walk[t].name, (long long)unknown_pcs);
+				row(b, msg, "unknown_pcs", walk[t].name, -1, unknown_pcs);
+			}
+			if (b->nomem)
+				return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
+			continue;
+		}
+		unknown_pcs = 0;
 		nxp_cursor_options co;
 		nxp_cursor_options_init(&co);
 		ntff_iter it;
 		rc = ntff_iter_open(&it, p, nt, &co, 0, UINT64_MAX);
 		if (rc)
 			return nxp__error_set(st, rc, -1, "out of memory");
-		int64_t unknown_pcs = 0, prev_sections = 0, prev_bad = 0;
+		int64_t prev_sections = 0, prev_bad = 0;
 		rc = ntff_iter_seek(&it, 0);
 		while (rc >= 0) {
 			ntff_rec r;
