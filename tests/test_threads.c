@@ -5,7 +5,10 @@
  * every record, and of every value of every Arrow batch).  Profiles: the demo
  * pair (file source: pread), a 2-pcore compressed synthetic NTFF through a
  * file, through memory, and through a seekable callback source (the source's
- * lock).  Run under ThreadSanitizer by `./dev.sh tsan`. */
+ * lock).  And several profiles summarised at once, each by the parallel pass
+ * (its own pool of group readers) while the other threads also read it: the
+ * one-thread figures, bit for bit.  Run under ThreadSanitizer by
+ * `./dev.sh tsan`. */
 #define _GNU_SOURCE
 #include <check.h>
 #include <nxp/nxp.h>
@@ -448,6 +451,128 @@ START_TEST(test_synth_callbacks_shared)
 }
 END_TEST
 
+/* ---- many profiles, each summarised by the parallel pass, at once ---- */
+static void h_summary(hsh *h, const nxp_summary *s)
+{
+	size_t n = nxp_summary_field_count(s);
+	for (size_t k = 0; k < n; k++) {
+		nxp_summary_field f;
+		f.struct_size = sizeof(f);
+		ck_assert_int_eq(nxp_summary_get_field(s, k, &f), NXP_OK);
+		h_i64(h, f.present);
+		h_i64(h, f.i);
+		h_bytes(h, &f.f, sizeof(f.f));
+	}
+	for (size_t k = 0; k < nxp_summary_opcode_count(s); k++) {
+		nxp_opcode_summary o;
+		o.struct_size = sizeof(o);
+		ck_assert_int_eq(nxp_summary_get_opcode(s, k, &o), NXP_OK);
+		h_bytes(h, o.engine, strlen(o.engine));
+		h_bytes(h, o.opcode, strlen(o.opcode));
+		h_i64(h, o.instruction_count);
+		h_i64(h, o.instruction_time_ns);
+		h_i64(h, o.active_time_ns);
+		h_bytes(h, &o.active_time_percent, sizeof(o.active_time_percent));
+	}
+	h->n = (int64_t)n;
+}
+
+typedef struct sum_job {
+	nxp_profile *p;
+	int threads;
+	hsh want;
+	int bad;
+	char msg[NXP_STATUS_MESSAGE_MAX];
+} sum_job;
+
+static void *sum_work(void *v)
+{
+	sum_job *j = v;
+	for (int r = 0; r < ROUNDS; r++) {
+		nxp_summary_options o;
+		nxp_summary_options_init(&o);
+		o.threads = j->threads;
+		nxp_summary *s = NULL;
+		nxp_status st;
+		nxp_status_init(&st);
+		if (nxp_profile_summarize_opts(j->p, &o, &s, &st) != NXP_OK) {
+			snprintf(j->msg, sizeof(j->msg), "%s", st.message);
+			j->bad++;
+			continue;
+		}
+		hsh h = {0xcbf29ce484222325ull, 0};
+		h_summary(&h, s);
+		nxp_summary_close(s);
+		if (h.h != j->want.h || h.n != j->want.n) {
+			snprintf(j->msg, sizeof(j->msg), "round %d: figures differ from one thread's", r);
+			j->bad++;
+		}
+	}
+	return NULL;
+}
+
+START_TEST(test_parallel_summaries_at_once)
+{
+	/* Three profiles (file, memory, callback source), two threads each, each
+	 * thread running a parallel summary (2, 3 threads) of its profile. */
+	fxn_spec spec;
+	fxn_spec_default(&spec);
+	spec.pcores = 2;
+	spec.compress = 1;
+	spec.rps = 31;
+	spec.n_instr = 900;
+	spec.n_dma = 500;
+	spec.dma_queues = 5;
+	char *dir = tu_tmpdir();
+	char *ntff_path = tu_path(dir, "t.ntff");
+	char *neff_path = tu_path(dir, "t.neff");
+	fxn_model m;
+	fxn_write(ntff_path, &spec, &m);
+	size_t nl, tl;
+	void *neff = fxn_neff(spec.uuid, &nl);
+	ck_assert_int_eq(tu_write_file(neff_path, neff, nl), 0);
+	uint8_t *ntff = tu_read_file(ntff_path, &tl);
+	nxp_status st;
+	nxp_status_init(&st);
+	nxp_profile *pf = NULL;
+	fxn_pair om, oc;
+	ck_assert_msg(nxp_profile_open_path(&pf, neff_path, ntff_path, NULL, &st) == NXP_OK, "%s", st.message);
+	ck_assert_msg(fxn_open(&om, neff, nl, ntff, tl, FXN_SRC_MEMORY, 0, &st) == NXP_OK, "%s", st.message);
+	ck_assert_msg(fxn_open(&oc, neff, nl, ntff, tl, FXN_SRC_CHUNKY, 0, &st) == NXP_OK, "%s", st.message);
+	nxp_profile *ps[3] = {pf, om.p, oc.p};
+	sum_job jobs[6];
+	pthread_t th[6];
+	for (int k = 0; k < 6; k++) {
+		memset(&jobs[k], 0, sizeof(jobs[k]));
+		jobs[k].p = ps[k / 2];
+		jobs[k].threads = 2 + k % 2;
+		nxp_summary *s = NULL;
+		ck_assert_msg(nxp_profile_summarize(jobs[k].p, NULL, &s, &st) == NXP_OK, "%s", st.message);
+		jobs[k].want.h = 0xcbf29ce484222325ull;
+		h_summary(&jobs[k].want, s);
+		nxp_summary_close(s);
+	}
+	for (int k = 0; k < 6; k++)
+		ck_assert_int_eq(pthread_create(&th[k], NULL, sum_work, &jobs[k]), 0);
+	for (int k = 0; k < 6; k++)
+		ck_assert_int_eq(pthread_join(th[k], NULL), 0);
+	for (int k = 0; k < 6; k++)
+		ck_assert_msg(!jobs[k].bad, "profile %d, %d threads: %s", k / 2, jobs[k].threads, jobs[k].msg);
+	nxp_profile_close(pf);
+	fxn_close(&om);
+	fxn_close(&oc);
+	fxn_model_free(&m);
+	free(neff);
+	free(ntff);
+	remove(ntff_path);
+	remove(neff_path);
+	remove(dir);
+	free(ntff_path);
+	free(neff_path);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("threads");
@@ -457,6 +582,7 @@ int main(void)
 	tcase_add_test(tc, test_synth_file_shared);
 	tcase_add_test(tc, test_synth_memory_shared);
 	tcase_add_test(tc, test_synth_callbacks_shared);
+	tcase_add_test(tc, test_parallel_summaries_at_once);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
