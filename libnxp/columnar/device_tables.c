@@ -116,83 +116,75 @@ static int is_null(const nxc_col *c, const uint8_t *r, size_t rsize, int is_inst
 	}
 }
 
-/* Append n records (stride rsize) to column c. */
+/* Append n records (stride rsize, n <= RUN) to column c: each column's values
+ * and nulls gathered from the records, then appended in bulk. */
 static int scatter(nxc_colbuf *cb, const uint8_t *recs, size_t rsize, size_t n, int is_instr)
 {
 	const nxc_col *c = cb->col;
+	int64_t v[RUN];
+	uint8_t ok[RUN];
+	const uint8_t *valid = NULL;
+	if (c->nullif != NXN_NEVER) {
+		for (size_t i = 0; i < n; i++)
+			ok[i] = !is_null(c, recs + i * rsize, rsize, is_instr);
+		valid = ok;
+	}
+	switch (c->src) {
+	case NXS_I64:
+		for (size_t i = 0; i < n; i++)
+			memcpy(&v[i], recs + i * rsize + c->off, 8);
+		return nxc_col_put_i64s(cb, v, valid, n);
+	case NXS_I32:
+	case NXS_U32:
+		for (size_t i = 0; i < n; i++) {
+			int32_t x;
+			memcpy(&x, recs + i * rsize + c->off, 4);
+			v[i] = c->src == NXS_I32 ? (int64_t)x : (int64_t)(uint32_t)x;
+		}
+		if (c->type == NXC_BOOL) {
+			uint8_t bv[RUN];
+			for (size_t i = 0; i < n; i++)
+				bv[i] = v[i] != 0;
+			if (!valid)
+				return nxc_col_put_bools(cb, bv, n);
+			break;
+		}
+		return nxc_col_put_i64s(cb, v, valid, n);
+	case NXS_F64:
+		if (!valid && c->type == NXC_F64) {
+			double d[RUN];
+			for (size_t i = 0; i < n; i++)
+				memcpy(&d[i], recs + i * rsize + c->off, 8);
+			return nxc_col_put_f64s(cb, d, n);
+		}
+		break;
+	case NXS_STR: {
+		const char *sv[RUN];
+		for (size_t i = 0; i < n; i++)
+			memcpy(&sv[i], recs + i * rsize + c->off, sizeof(sv[i]));
+		return nxc_col_put_strs(cb, sv, valid, n);
+	}
+	default:
+		break;
+	}
+	/* the rest (nullable floats and bools, pc_in_neff), row by row */
 	if (nxc_col_reserve(cb, (int64_t)n))
 		return NXP_E_NOMEM;
-	if (c->nullif == NXN_NEVER && !cb->validity.p) {
-		/* fast paths: no nulls possible */
-		if (c->src == NXS_I64 && c->type == NXC_I64) {
-			uint8_t *dst = cb->data.p + cb->data.len;
-			for (size_t i = 0; i < n; i++)
-				memcpy(dst + 8 * i, recs + i * rsize + c->off, 8);
-			cb->data.len += 8 * n;
-			cb->length += (int64_t)n;
-			return 0;
-		}
-		if (c->src == NXS_I32 && c->type == NXC_I32) {
-			uint8_t *dst = cb->data.p + cb->data.len;
-			for (size_t i = 0; i < n; i++)
-				memcpy(dst + 4 * i, recs + i * rsize + c->off, 4);
-			cb->data.len += 4 * n;
-			cb->length += (int64_t)n;
-			return 0;
-		}
-		if (c->src == NXS_F64 && c->type == NXC_F64) {
-			uint8_t *dst = cb->data.p + cb->data.len;
-			for (size_t i = 0; i < n; i++)
-				memcpy(dst + 8 * i, recs + i * rsize + c->off, 8);
-			cb->data.len += 8 * n;
-			cb->length += (int64_t)n;
-			return 0;
-		}
-	}
 	for (size_t i = 0; i < n; i++) {
 		const uint8_t *r = recs + i * rsize;
 		int rc;
-		if (c->nullif != NXN_NEVER && is_null(c, r, rsize, is_instr)) {
+		if (valid && !valid[i]) {
 			rc = nxc_col_append_null(cb);
-		} else {
-			switch (c->src) {
-			case NXS_I64: {
-				int64_t v;
-				memcpy(&v, r + c->off, 8);
-				rc = nxc_col_append_i64(cb, v);
-				break;
-			}
-			case NXS_I32: {
-				int32_t v;
-				memcpy(&v, r + c->off, 4);
-				rc = nxc_col_append_i64(cb, v);
-				break;
-			}
-			case NXS_U32: {
-				uint32_t v;
-				memcpy(&v, r + c->off, 4);
-				rc = nxc_col_append_i64(cb, v);
-				break;
-			}
-			case NXS_F64: {
-				double v;
-				memcpy(&v, r + c->off, 8);
-				rc = nxc_col_append_f64(cb, v);
-				break;
-			}
-			case NXS_STR: {
-				const char *s;
-				memcpy(&s, r + c->off, sizeof(s));
-				rc = nxc_col_append_str(cb, s);
-				break;
-			}
-			default: { /* Instruction pc_in_neff */
-				uint32_t fl;
-				memcpy(&fl, r + c->off, 4);
-				rc = nxc_col_append_bool(cb, !(fl & NXP_INSTRUCTION_PC_UNKNOWN));
-				break;
-			}
-			}
+		} else if (c->src == NXS_F64) {
+			double x;
+			memcpy(&x, r + c->off, 8);
+			rc = nxc_col_append_f64(cb, x);
+		} else if (c->src == NXS_I32 || c->src == NXS_U32) {
+			rc = nxc_col_append_i64(cb, v[i]);
+		} else { /* Instruction pc_in_neff */
+			uint32_t fl;
+			memcpy(&fl, r + c->off, 4);
+			rc = nxc_col_append_bool(cb, !(fl & NXP_INSTRUCTION_PC_UNKNOWN));
 		}
 		if (rc)
 			return rc;
