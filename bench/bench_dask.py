@@ -6,9 +6,12 @@
    process, then on a LocalCluster of 1 and of 2 worker processes (best of
    --reps runs each).  Printed: wall time, MB/s of NTFF, the wall speedup of 2
    workers over 1, and the CPU time each worker process spent (getrusage on the
-   workers, before/after), from which the speedup the split allows on free
-   cores follows: (CPU of 1 worker) / (CPU of the busier of 2 workers) — the
-   figure that means something on a loaded machine, where wall times do not.
+   workers, before/after), from which the speedup on two free cores follows:
+   2 x (CPU of 1 worker) / (CPU of both of 2 workers) when the 16 equal tasks
+   split evenly (as Dask splits them between two idle workers), and (CPU of 1
+   worker) / (CPU of the busier worker) with the split this run got (on a
+   loaded machine the worker that gets a core takes more tasks) — figures that
+   mean something on a loaded machine, where wall times do not.
 
 2. Overhead per partition: N partitions (default 200) of a trivial table
    (ExecutionInfo, 1-ns windows: no rows) of one profile, computed on a
@@ -137,9 +140,10 @@ def main():
                       + ("" if workers == 1 else f" (= ({workers} x wall - in-process) / {n})")
                       + f"; read_table set-up {1000 * t_setup:.0f} ms per call", flush=True)
         print(f"2 workers / 1 worker: wall speedup {wall[1] / wall[2]:.2f}x; "
-              f"CPU: 1 worker {cpus[1][0]:.2f} s, 2 workers {' + '.join(f'{c:.2f}' for c in cpus[2])} s, "
-              f"speedup on free cores (1-worker CPU / busier worker's CPU) {cpus[1][0] / max(cpus[2]):.2f}x; "
-              f"load average {os.getloadavg()[0]:.1f} at the end")
+              f"CPU: 1 worker {cpus[1][0]:.2f} s, 2 workers {' + '.join(f'{c:.2f}' for c in cpus[2])} s; "
+              f"speedup on 2 free cores with the tasks split evenly (2 x 1-worker CPU / both workers' CPU) "
+              f"{2 * cpus[1][0] / sum(cpus[2]):.2f}x, with this run's split (1-worker CPU / busier worker's CPU) "
+              f"{cpus[1][0] / max(cpus[2]):.2f}x; load average {os.getloadavg()[0]:.1f} at the end")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
