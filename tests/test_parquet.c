@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 /* ---- datasets: column specs and values as functions of the row number g ---- */
 
@@ -47,13 +48,13 @@ static const char *const engines[] = {"PE", "ACT", "POOL", "DVE", "SP"};
  * dictionary (PLAIN after 1 MiB). */
 static const tcol edge_cols[] = {
 	{"x64", C_I64, 0}, {"nx", C_I64, 1}, {"x32", C_I32, 1}, {"konst", C_I64, 0},
-	{"lowcard", C_U32, 0}, {"ratio", C_F64, 1}, {"ustr", C_STR, 1},
+	{"lowcard", C_U32, 0}, {"ratio", C_F64, 1}, {"ustr", C_STR, 1}, {"rnd", C_I64, 1},
 };
 #define EDGE_ROWS 300000
 /* encodings each edge column's chunks must list (the first page decides) */
 static const char *const edge_enc[] = {
 	"\"DELTA_BINARY_PACKED\"", "\"DELTA_BINARY_PACKED\"", "\"DELTA_BINARY_PACKED\"", "\"RLE_DICTIONARY\"",
-	"\"RLE_DICTIONARY\"", "\"RLE_DICTIONARY\"", "\"RLE_DICTIONARY\", \"PLAIN\"",
+	"\"RLE_DICTIONARY\"", "\"RLE_DICTIONARY\"", "\"RLE_DICTIONARY\", \"PLAIN\"", "\"DELTA_BINARY_PACKED\"",
 };
 
 static const tcol *ds_cols(int ds, int *ncols)
@@ -62,7 +63,7 @@ static const tcol *ds_cols(int ds, int *ncols)
 	case DS_ALL: *ncols = 8; return all_cols;
 	case DS_FALLBACK: *ncols = 1; return fallback_cols;
 	case DS_PAGES: *ncols = 2; return pages_cols;
-	default: *ncols = 7; return edge_cols;
+	default: *ncols = 8; return edge_cols;
 	}
 }
 
@@ -83,10 +84,18 @@ static void gen(int ds, int col, int64_t g, tval *v)
 		case 3: v->i = 42; break;
 		case 4: v->i = few[(g * 7 / 3) % 4]; break;
 		case 5: v->null = g % 13 == 5; v->d = (double)(g % 9) * 0.25 - 1; break;
-		default:
+		case 6:
 			v->null = g % 101 == 0;
 			snprintf(v->s, sizeof(v->s), "unique-%09lld-abcdefghijklmnopqrstuvwxyz", (long long)g);
 			break;
+		default: { /* random 40-bit values: pages that do not compress (stored raw after the first) */
+			uint64_t z = (uint64_t)g * 0x9e3779b97f4a7c15ull;
+			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+			z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+			v->null = g % 50 == 7;
+			v->i = (int64_t)((z ^ (z >> 31)) >> 24);
+			break;
+		}
 		}
 		return;
 	}
@@ -1011,6 +1020,36 @@ START_TEST(delta_binary_packed)
 }
 END_TEST
 
+/* ZSTD frames of raw blocks, for pages that do not compress: libzstd reads
+ * them back; the size is the frame header, 3 bytes a 128 KiB block, the data. */
+START_TEST(zstd_stored)
+{
+	static const size_t lens[] = {0, 1, 1000, 128 << 10, (128 << 10) + 1, 300000};
+	uint8_t *src = malloc(300000), *back = malloc(300001);
+	for (size_t i = 0; i < 300000; i++)
+		src[i] = (uint8_t)(i * 2654435761u >> 13);
+	pq_codec *c = pq_codec_new(NXP_PARQUET_ZSTD, 0);
+	ck_assert_ptr_nonnull(c);
+	for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+		size_t n = lens[l], blocks = n ? (n + (128 << 10) - 1) / (128 << 10) : 1;
+		pq_buf out = {0};
+		const uint8_t *res;
+		size_t res_n;
+		ck_assert_int_eq(pq_codec_store(c, src, n, &out, &res, &res_n), 0);
+		ck_assert_uint_eq(res_n, 9 + 3 * blocks + n);
+		ck_assert_uint_eq(ZSTD_getFrameContentSize(res, res_n), n);
+		size_t got = ZSTD_decompress(back, 300001, res, res_n);
+		ck_assert_msg(!ZSTD_isError(got), "%s", ZSTD_getErrorName(got));
+		ck_assert_uint_eq(got, n);
+		ck_assert_int_eq(n ? memcmp(back, src, n) : 0, 0);
+		pq_buf_free(&out);
+	}
+	pq_codec_free(c);
+	free(src);
+	free(back);
+}
+END_TEST
+
 /* Same stream, same bytes: the encodings chosen per chunk depend on the data only. */
 START_TEST(deterministic)
 {
@@ -1052,6 +1091,7 @@ int main(void)
 	tcase_add_test(tc, rle_hybrid);
 	tcase_add_test(tc, delta_binary_packed);
 	tcase_add_test(tc, deterministic);
+	tcase_add_test(tc, zstd_stored);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

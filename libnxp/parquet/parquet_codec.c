@@ -95,3 +95,39 @@ int pq_codec_compress(pq_codec *c, const uint8_t *src, size_t n, pq_buf *out, co
 	*res_n = out->n;
 	return 0;
 }
+
+/* A ZSTD frame of raw blocks (RFC 8878): magic, a frame header with
+ * Single_Segment and a 4-byte Frame_Content_Size, blocks of at most 128 KiB
+ * each with a 3-byte header (Last_Block, Block_Type 0 = Raw, Block_Size). */
+#define ZSTD_RAW_BLOCK (128u << 10)
+
+int pq_codec_store(pq_codec *c, const uint8_t *src, size_t n, pq_buf *out, const uint8_t **res, size_t *res_n)
+{
+	if (c->codec != NXP_PARQUET_ZSTD || n > UINT32_MAX)
+		return pq_codec_compress(c, src, n, out, res, res_n);
+	size_t blocks = n ? (n + ZSTD_RAW_BLOCK - 1) / ZSTD_RAW_BLOCK : 1;
+	out->n = 0;
+	if (pq_buf_reserve(out, 9 + 3 * blocks + n))
+		return NXP_E_NOMEM;
+	uint8_t *o = out->p;
+	static const uint8_t magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
+	memcpy(o, magic, 4);
+	o[4] = 2 << 6 | 1 << 5; /* FCS_Field_Size 4, Single_Segment, no checksum, no dictionary */
+	for (int i = 0; i < 4; i++)
+		o[5 + i] = (uint8_t)(n >> (8 * i));
+	o += 9;
+	size_t off = 0;
+	do {
+		size_t k = n - off < ZSTD_RAW_BLOCK ? n - off : ZSTD_RAW_BLOCK;
+		uint32_t h = (uint32_t)k << 3 | (off + k == n);
+		o[0] = (uint8_t)h, o[1] = (uint8_t)(h >> 8), o[2] = (uint8_t)(h >> 16);
+		if (k)
+			memcpy(o + 3, src + off, k);
+		o += 3 + k;
+		off += k;
+	} while (off < n);
+	out->n = (size_t)(o - out->p);
+	*res = out->p;
+	*res_n = out->n;
+	return 0;
+}

@@ -31,7 +31,8 @@ static int put_rle_run(pq_buf *out, uint32_t value, size_t count, int bw)
 	return 0;
 }
 
-/* Bit-pack `groups` groups of 8 values (the tail past n padded with 0). */
+/* Bit-pack `groups` groups of 8 values (the tail past n padded with 0),
+ * 32 bits stored at a time. */
 static int put_packed(pq_buf *out, const uint32_t *v, size_t n, size_t groups, int bw)
 {
 	size_t bytes = groups * (size_t)bw;
@@ -39,18 +40,23 @@ static int put_packed(pq_buf *out, const uint32_t *v, size_t n, size_t groups, i
 		return -1;
 	out->n += pq_uvarint(out->p + out->n, (uint64_t)groups << 1 | 1);
 	uint8_t *o = out->p + out->n;
-	uint64_t acc = 0;
+	uint64_t acc = 0; /* have < 32 bits before a value is added: at most 63 after */
 	int have = 0;
 	size_t total = groups * 8;
 	for (size_t i = 0; i < total; i++) {
-		uint64_t x = i < n ? v[i] : 0;
-		acc |= x << have;
+		acc |= (uint64_t)(i < n ? v[i] : 0) << have;
 		have += bw;
-		while (have >= 8) {
-			*o++ = (uint8_t)acc;
-			acc >>= 8;
-			have -= 8;
+		if (have >= 32) {
+			uint32_t lo = (uint32_t)acc;
+			memcpy(o, &lo, 4);
+			o += 4;
+			acc >>= 32;
+			have -= 32;
 		}
+	}
+	for (; have > 0; have -= 8) { /* 8 * bw bits a group: whole bytes are left */
+		*o++ = (uint8_t)acc;
+		acc >>= 8;
 	}
 	out->n += bytes;
 	return 0;

@@ -111,5 +111,9 @@ int pq_codec_thrift_id(const pq_codec *c);
  * in *res without copying.  0, NXP_E_NOMEM, or NXP_E_COMPRESSION. */
 int pq_codec_compress(pq_codec *c, const uint8_t *src, size_t n, pq_buf *out, const uint8_t **res,
 		      size_t *res_n);
+/* The same without compressing, for data known not to compress: for ZSTD a
+ * frame of raw blocks (no CPU spent looking for matches); other codecs
+ * compress as pq_codec_compress. */
+int pq_codec_store(pq_codec *c, const uint8_t *src, size_t n, pq_buf *out, const uint8_t **res, size_t *res_n);
 
 #endif

@@ -40,6 +40,7 @@ enum { CT_UTF8 = 0 };
 #define DICT_BYTES (1 << 20)        /* a column chunk's dictionary stops growing here: PLAIN after */
 #define IDICT_FIRST_DIV 8           /* numbers: a first page with more than 1/8 distinct values is not
 				     * tried as a dictionary */
+#define STORE_RETRY 8               /* pages stored raw (not compressing) between two tries */
 #define STAT_STRING_MAX 1024        /* longer string min/max are left out of the statistics */
 #define DEFAULT_ROW_GROUP_BYTES ((int64_t)64 << 20)
 /* the append functions' "out of memory" (the others return an nxp error code, already set) */
@@ -87,6 +88,7 @@ typedef struct pq_col {
 	int fallback;      /* dictionary full: PLAIN pages for the rest of the chunk */
 	pq_idict idict;    /* number columns */
 	int imode;         /* IM_*: number pages' encoding */
+	int stored;        /* pages of the chunk stored since one did not compress (0: compress) */
 	/* statistics of the chunk */
 	int has_mm;
 	int64_t imin, imax;
@@ -641,9 +643,10 @@ static int page_header(pq_writer *w, int type, size_t unc, size_t comp, int64_t 
 	return t.oom ? nomem(w) : NXP_OK;
 }
 
-static int compress(pq_writer *w, const uint8_t *src, size_t n, const uint8_t **res, size_t *res_n)
+static int compress(pq_writer *w, const uint8_t *src, size_t n, const uint8_t **res, size_t *res_n, int store)
 {
-	int rc = pq_codec_compress(w->codec, src, n, &w->comp, res, res_n);
+	int rc = store ? pq_codec_store(w->codec, src, n, &w->comp, res, res_n)
+		       : pq_codec_compress(w->codec, src, n, &w->comp, res, res_n);
 	if (rc == NXP_E_NOMEM)
 		return nomem(w);
 	if (rc)
@@ -753,9 +756,18 @@ static int flush_page(pq_writer *w, pq_col *c)
 	}
 	if (oom)
 		return nomem(w);
+	/* A page that did not compress (to 98 % or more: random bits, such as
+	 * checksums) makes the chunk's next pages stored in raw ZSTD blocks
+	 * without trying; every STORE_RETRY-th page is compressed again to see
+	 * whether the data changed. */
 	const uint8_t *z;
 	size_t zn;
-	int rc = compress(w, b->p, b->n, &z, &zn);
+	int store = c->stored > 0 && c->stored % STORE_RETRY != 0;
+	int rc = compress(w, b->p, b->n, &z, &zn, store);
+	if (!store)
+		c->stored = (uint64_t)zn * 50 >= (uint64_t)b->n * 49 && b->n >= 4096;
+	else
+		c->stored++;
 	if (!rc)
 		rc = page_header(w, PAGE_DATA, b->n, zn, c->prow, enc);
 	if (rc)
@@ -891,6 +903,7 @@ static void col_chunk_reset(pq_col *c)
 	dict_clear(&c->dict);
 	idict_clear(&c->idict);
 	c->imode = IM_UNDECIDED;
+	c->stored = 0;
 	c->fallback = 0;
 	c->has_mm = 0;
 	c->nan = 0;
@@ -919,7 +932,7 @@ static int flush_row_group(pq_writer *w)
 		if (dcount > 0) {
 			const uint8_t *z;
 			size_t zn;
-			rc = compress(w, dplain->p, dplain->n, &z, &zn);
+			rc = compress(w, dplain->p, dplain->n, &z, &zn, 0);
 			if (!rc)
 				rc = page_header(w, PAGE_DICTIONARY, dplain->n, zn, dcount, E_PLAIN);
 			dict_off = w->pos;
