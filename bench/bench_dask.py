@@ -20,8 +20,11 @@
    window, add the profile column) called N times.  Overhead per partition =
    (cluster time - in-process time) / N: what Dask adds to each task
    (scheduling, serialising the task and the DataFrame, the worker round trip).
-   Also shown: the same on 2 workers, and the per-call cost of read_table's
-   set-up (time spans and meta, computed on the cluster once per call).
+   The same in CPU time, robust to the machine's load: (CPU of this process —
+   the client and, in a LocalCluster, the scheduler — plus the workers' CPU
+   during the compute, minus the in-process CPU of the N tasks) / N.  Also
+   shown: the same on 2 workers, and the per-call cost of read_table's set-up
+   (time spans and meta, computed on the cluster once per call).
 
     NXP_LIBRARY=build/libnxp/libnxp.so.0 PYTHONPATH=bindings/python \\
         /usr/bin/python3 bench/bench_dask.py NXP_CLI [--ranks 16] [--instructions N] [--reps 2]
@@ -125,20 +128,26 @@ def main():
                                           end=first + n)
                 t_setup = time.perf_counter() - t0
                 assert ddf.npartitions == n
+                wb, cb = worker_cpu(client), _cpu()
                 t_cluster, out = timed(lambda: ddf.compute(), reps)
+                cpu_cluster = (sum(worker_cpu(client).values()) - sum(wb.values()) + _cpu() - cb) / reps
                 assert len(out) == 0
 
                 def local():
                     for k in range(n):
                         nxp.dask._partition(ntff, neff, ntff, "ExecutionInfo", None,
                                             {"start": first + k, "end": first + k + 1})
+                cb = _cpu()
                 t_local, _ = timed(local, reps)
+                cpu_local = (_cpu() - cb) / reps
                 over = (t_cluster - t_local) / n if workers == 1 else (workers * t_cluster - t_local) / n
                 print(f"  {n} trivial partitions on {workers} worker(s): {1000 * t_cluster / n:.1f} ms each (wall); "
                       f"the same task in-process: {1000 * t_local / n:.1f} ms; "
-                      f"overhead per partition {1000 * over:.1f} ms"
+                      f"overhead per partition {1000 * over:.1f} ms wall"
                       + ("" if workers == 1 else f" (= ({workers} x wall - in-process) / {n})")
-                      + f"; read_table set-up {1000 * t_setup:.0f} ms per call", flush=True)
+                      + f", {1000 * (cpu_cluster - cpu_local) / n:.1f} ms CPU (client + scheduler + workers: "
+                      f"{1000 * cpu_cluster / n:.1f} ms, in-process {1000 * cpu_local / n:.1f} ms); "
+                      f"read_table set-up {1000 * t_setup:.0f} ms per call", flush=True)
         print(f"2 workers / 1 worker: wall speedup {wall[1] / wall[2]:.2f}x; "
               f"CPU: 1 worker {cpus[1][0]:.2f} s, 2 workers {' + '.join(f'{c:.2f}' for c in cpus[2])} s; "
               f"speedup on 2 free cores with the tasks split evenly (2 x 1-worker CPU / both workers' CPU) "
