@@ -221,6 +221,29 @@ START_TEST(test_export_widths)
 	same_tree(ref, pub);
 	ck_assert_int_eq(nxp_capture_export_parquet(cap, pub, NULL, &st), NXP_E_INVAL);
 	unsetenv("NXP_THREADS");
+	/* the width from opts->threads: 3 (3 profiles at once), 8 (4 profiles x 2 table threads);
+	 * the report adds up every profile's files */
+	for (int w = 3; w <= 8; w += 5) {
+		char name[16];
+		snprintf(name, sizeof name, "o%d", w);
+		char *ow = tu_path(tmp, name);
+		nxp_export_report rep;
+		rep.struct_size = sizeof(rep);
+		nxp_export_options ot;
+		nxp_export_options_init(&ot);
+		ot.threads = w;
+		ot.report = &rep;
+		ck_assert_msg(nxp_capture_export_parquet(cap, ow, &ot, &st) == NXP_OK, "%s", st.message);
+		same_tree(ref, ow);
+		size_t nf;
+		char **fl = list_tree(ow, &nf);
+		ck_assert_int_eq(rep.tables_written, (int32_t)nf);
+		ck_assert_int_eq(rep.skipped_records, 0);
+		for (size_t i = 0; i < nf; i++)
+			free(fl[i]);
+		free(fl);
+		free(ow);
+	}
 	char cmd[4096];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
 	run(cmd);
