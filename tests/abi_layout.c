@@ -468,13 +468,16 @@ static void structs(void)
 	F(nxp_timeline_options, end_ts); F(nxp_timeline_options, engine); F(nxp_timeline_options, execution);
 	F(nxp_timeline_options, max_events); F(nxp_timeline_options, counter_window_ns);
 	F(nxp_timeline_options, gzip); F(nxp_timeline_options, overwrite);
+	F(nxp_timeline_options, system_primary_group); F(nxp_timeline_options, system_secondary_group);
+	F(nxp_timeline_options, combined);
 	end();
 
 	S(nxp_timeline_stats);
 	F(nxp_timeline_stats, struct_size); F(nxp_timeline_stats, events); F(nxp_timeline_stats, tracks);
 	F(nxp_timeline_stats, bytes); F(nxp_timeline_stats, truncated); F(nxp_timeline_stats, read_errors);
 	F(nxp_timeline_stats, bad_records); F(nxp_timeline_stats, input_bytes);
-	F(nxp_timeline_stats, skipped_sections);
+	F(nxp_timeline_stats, skipped_sections); F(nxp_timeline_stats, flows);
+	F(nxp_timeline_stats, unplaced_profiles);
 	end();
 
 	/* analysis.h (0.2) */

@@ -362,7 +362,7 @@ def main():
     def group_of(t):
         seen = 0
         while t is not None and seen < 64:
-            if t.name and re.fullmatch(r"NeuronCore -?\d+ pcore -?\d+", t.name):
+            if t.name and re.fullmatch(r"NeuronCore -?\d+ pcore -?\d+( \(.*\))?", t.name):
                 return t
             t = tracks.get(t.parent)
             seen += 1
@@ -397,8 +397,7 @@ def main():
         t = tracks[ev["track"]]
         g = group_of(t)
         host = pc.process_of(tracks, g)
-        pcore = int(re.search(r"pcore (-?\d+)", g.name).group(1))
-        dev_slices[(host.name if host else None, pcore)].append((ev, dur, lane_base(tracks, t)[0]))
+        dev_slices[(host.name if host else None, g.name)].append((ev, dur, lane_base(tracks, t)[0]))
 
     # each profile: its instructions at the recomputed host times
     total_i = 0
@@ -414,16 +413,19 @@ def main():
         if len(cores) != 1:
             fail("checker: process %s pid %s has sync points for cores %s (want one)" % (inst, pid, cores))
             continue
-        key = (inst, pid, cores.pop())
+        nc = cores.pop()
+        key = (inst, pid, nc)
         host_name = group_name(prim, {"instance_id": inst, "process_id": int(pid), "pid": pid})
         instr = run([a.cli, "dump", neffs[0], f, "--table", "instruction", "--format", "jsonl"])
         want_i = collections.Counter((r["pcore_idx"], r["engine"], to_host(key, int(r["start_ts"])),
                                       int(r["duration_ns"]), r["opcode"]) for r in instr)
         got_i = collections.Counter()
         engines = {r["engine"] for r in instr}
-        for (hn, pcore), lst in dev_slices.items():
-            if hn != host_name:
+        for (hn, gname), lst in dev_slices.items():
+            m = re.fullmatch(r"NeuronCore (-?\d+) pcore (-?\d+)", gname)
+            if hn != host_name or not m or int(m.group(1)) != nc:
                 continue
+            pcore = int(m.group(2))
             for ev, dur, bn in lst:
                 if bn in engines:
                     got_i[(pcore, bn, ev["ts"], dur, ev["name"])] += 1
@@ -438,7 +440,7 @@ def main():
         # and the execution and its instructions lie inside the nrt_execute
         for x in execs:
             x.setdefault("pcore_idx", 0)
-            lst = dev_slices.get((host_name, x["pcore_idx"]), [])
+            lst = dev_slices.get((host_name, "NeuronCore %d pcore %d" % (nc, x["pcore_idx"])), [])
             ex = [ev for ev, dur, bn in lst if bn == "executions" and ev["name"] == "execution %d" % x["execution_index"]]
             if len(ex) != 1:
                 fail("combined: %s execution %d: %d execution slices" % (f, x["execution_index"], len(ex)))

@@ -693,6 +693,7 @@ typedef struct msink {
 	size_t ntr;
 	int64_t unmapped, flows;
 	int32_t pid_base;
+	int shared; /* an earlier profile of the same core sits under the same host group */
 } msink;
 
 /* Device track ids are small (1, 2, ...): profile k's go to (k + 1) << 24 + id,
@@ -736,6 +737,10 @@ static int ms_track(tl_sink *s, const tl_track *t)
 	if (t->kind == TL_TRACK_PROCESS) {
 		if (m->prof->host_parent) {
 			o.kind = TL_TRACK_SLICE; /* a group under the host process */
+			if (m->shared) { /* another profile of this core under the same group */
+				snprintf(name, sizeof(name), "%s (%s)", t->name, m->prof->name);
+				o.name = name;
+			}
 		} else {
 			snprintf(name, sizeof(name), "%s: %s", m->prof->name, t->name);
 			o.name = name;
@@ -1000,6 +1005,9 @@ static int write_system(const nxp_capture *c, const char *dir, const char *out_d
 		m.prof = cp;
 		m.salt = ((uint64_t)i + 1) << 24;
 		m.pid_base = 1000000 + (int32_t)(i & 0xffff) * 1024;
+		for (size_t k = 0; k < i; k++)
+			if (x.prof[k].placed && x.prof[k].nc == cp->nc && x.prof[k].host_parent == cp->host_parent)
+				m.shared = 1;
 		nxp_timeline_options dopt = *o;
 		rc = nxp__device_timeline_write(p, &m.base, &dopt, &dsum, st);
 		nxp_profile_close(p);

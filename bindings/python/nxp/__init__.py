@@ -39,7 +39,8 @@ from ._capture import PAIRINGS, Capture, CaptureFile, CaptureProcess, CapturePro
 from ._syswriter import SysprofWriter, trace_info_write, trace_json_write
 from ._writer import NeffWriter, NtffWriter, encode_instruction
 from ._analysis import (INSIGHT_RULES, TIMELINE_FORMATS, Comparison, ComparisonRow, CriticalPath, CriticalResource,
-                        CriticalStep, FileKind, Flow, FlowCursor, compare_capture, file_kind, file_kind_of_bytes)
+                        CriticalStep, FileKind, Flow, FlowCursor, compare_capture, export_capture_timeline,
+                        file_kind, file_kind_of_bytes)
 
 ENGINES = ("tensor", "vector", "scalar", "gpsimd", "sync")
 
@@ -76,6 +77,6 @@ __all__ = [
     "host_mem_usage", "trace_info", "ClockMap", "clock_map", "system_event_group", "Capture", "CaptureFile",
     "CaptureProcess", "CaptureProfile", "PAIRINGS", "SYSFILE_KINDS", "SysprofWriter", "trace_info_write",
     "trace_json_write", "FileKind", "file_kind", "file_kind_of_bytes", "Flow", "FlowCursor", "CriticalPath",
-    "CriticalStep", "CriticalResource", "Comparison", "ComparisonRow", "compare_capture", "INSIGHT_RULES",
+    "CriticalStep", "CriticalResource", "Comparison", "ComparisonRow", "compare_capture", "export_capture_timeline", "INSIGHT_RULES",
     "TIMELINE_FORMATS",
 ]

@@ -107,6 +107,40 @@ def export_timeline(profile, path, format="perfetto", start_ts=None, end_ts=None
     return {f: getattr(stats, f) for f, _ in S.nxp_timeline_stats._fields_ if f != "struct_size"}
 
 
+def export_capture_timeline(capture_dir, out_dir, combined=False, primary_group=None, secondary_group=None,
+                            max_events=None, counter_window_ns=None, overwrite=False):
+    """Write a capture directory as Perfetto traces into `out_dir`
+    (nxp_capture_export_timeline): device_profile_<NTFF name>.pftrace per
+    device profile, system_profile.pftrace, and with combined=True
+    combined_profile.pftrace (device activity on host time next to the
+    nrt_execute that launched it).  primary_group / secondary_group: the
+    system rows' grouping, comma-separated field names or a list of them
+    (None = "instance_id,process_id" / "worker_gid,lnc_idx,thread_id").
+    Returns the summed nxp_timeline_stats as a dict (events, tracks, bytes,
+    flows, unplaced_profiles, ...)."""
+    o = S.new(S.nxp_timeline_options, format=S.NXP_TIMELINE_PERFETTO)
+    o.start_ts, o.end_ts, o.engine, o.execution, o.gzip = S.INT64_MIN, S.INT64_MAX, -1, -1, -1
+    o.max_events = 0 if max_events is None else _int(max_events, "max_events")
+    o.counter_window_ns = 0 if counter_window_ns is None else _int(counter_window_ns, "counter_window_ns")
+    o.overwrite = 1 if overwrite else 0
+    o.combined = 1 if combined else 0
+    for attr, v in (("system_primary_group", primary_group), ("system_secondary_group", secondary_group)):
+        if v is None:
+            continue
+        if not isinstance(v, str):
+            v = ",".join(v)
+        if "\0" in v:
+            raise ValueError(f"{attr}: contains a NUL character")
+        setattr(o, attr, v.encode())
+    d, out = fspath(capture_dir, "capture_dir"), fspath(out_dir, "out_dir")
+    stats = S.new(S.nxp_timeline_stats)
+    st = status()
+    rc = fn.capture_export_timeline(d, out, ctypes.byref(o), ctypes.byref(stats), ctypes.byref(st))
+    if rc < 0:
+        raise_status(rc, st)
+    return {f: getattr(stats, f) for f, _ in S.nxp_timeline_stats._fields_ if f != "struct_size"}
+
+
 def _int(v, what):
     if isinstance(v, bool) or not isinstance(v, int):
         raise TypeError(f"{what} must be an int or None")

@@ -198,6 +198,8 @@ _PROTOS = {
     # timeline.h (0.2)
     "nxp_profile_export_timeline": (c_int, [P, c_char_p, POINTER(S.nxp_timeline_options),
                                             POINTER(S.nxp_timeline_stats), ST]),
+    "nxp_capture_export_timeline": (c_int, [c_char_p, c_char_p, POINTER(S.nxp_timeline_options),
+                                            POINTER(S.nxp_timeline_stats), ST]),
     # analysis.h (0.2)
     "nxp_flow_cursor_open": (c_int, [POINTER(P), P, POINTER(S.nxp_flow_options), ST]),
     "nxp_flow_cursor_next": (c_int, [P, POINTER(S.nxp_flow)]),

@@ -545,13 +545,15 @@ NXP_TIMELINE_CHROME_JSON = 1
 class nxp_timeline_options(Structure):
     _fields_ = [("struct_size", c_size_t), ("format", c_int32), ("start_ts", c_int64), ("end_ts", c_int64),
                 ("engine", c_int32), ("execution", c_int32), ("max_events", c_int64),
-                ("counter_window_ns", c_int64), ("gzip", c_int32), ("overwrite", c_int32)]
+                ("counter_window_ns", c_int64), ("gzip", c_int32), ("overwrite", c_int32),
+                ("system_primary_group", c_char_p), ("system_secondary_group", c_char_p), ("combined", c_int32)]
 
 
 class nxp_timeline_stats(Structure):
     _fields_ = [("struct_size", c_size_t), ("events", c_int64), ("tracks", c_int64), ("bytes", c_int64),
                 ("truncated", c_int32), ("read_errors", c_int32), ("bad_records", c_int64),
-                ("input_bytes", c_int64), ("skipped_sections", c_int64)]
+                ("input_bytes", c_int64), ("skipped_sections", c_int64), ("flows", c_int64),
+                ("unplaced_profiles", c_int64)]
 
 
 # ---------------------------------------------------------------- analysis.h (0.2)

@@ -88,3 +88,26 @@ def test_filters_and_limits(sample, tmp_path):
         assert not os.path.exists(str(tmp_path / "x")) and not os.path.exists(str(tmp_path / "y"))
     with pytest.raises(nxp.InvalidArgumentError):
         p.export_timeline(str(tmp_path / "z"))             # closed profile
+
+
+def test_capture_timeline_combined_and_groups(cli, tmp_path):
+    """nxp.export_capture_timeline: the files of a 2-rank synthetic capture,
+    checked by tests/pftrace_capture_check.py with the grouping asked for."""
+    cap, out = str(tmp_path / "cap"), str(tmp_path / "out")
+    subprocess.run([cli, "synth", "--workload", "mlp", "--arch", "trn2", "--seed", "4", "--capture", cap,
+                    "--ranks", "2", "--instructions", "3000", "--quiet"], check=True, stdout=subprocess.DEVNULL)
+    st = nxp.export_capture_timeline(cap, out, combined=True, primary_group=["instance_id"],
+                                     secondary_group="nc_idx,trace_event_source")
+    assert st["flows"] == 6 and st["unplaced_profiles"] == 0          # 2 ranks x 3 executions
+    assert sorted(f for f in os.listdir(out) if not f.startswith("device_profile_")) == \
+        ["combined_profile.pftrace", "system_profile.pftrace"]
+    assert st["bytes"] == sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "pftrace_capture_check.py"), "--cli", cli,
+                        "--capture", cap, "--out", out, "--combined", "--primary", "instance_id",
+                        "--secondary", "nc_idx,trace_event_source"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    with pytest.raises(nxp.InvalidArgumentError, match="unknown field 'pid'"):
+        nxp.export_capture_timeline(cap, str(tmp_path / "bad"), primary_group="pid")
+    assert not os.path.exists(str(tmp_path / "bad"))
+    with pytest.raises(nxp.InvalidArgumentError, match="exists"):
+        nxp.export_capture_timeline(cap, out)                          # overwrite not asked

@@ -1312,6 +1312,9 @@ pub struct nxp_timeline_options {
     pub counter_window_ns: i64,
     pub gzip: i32,
     pub overwrite: i32,
+    pub system_primary_group: *const c_char,
+    pub system_secondary_group: *const c_char,
+    pub combined: i32,
 }
 
 impl Default for nxp_timeline_options {
@@ -1328,6 +1331,9 @@ impl Default for nxp_timeline_options {
             counter_window_ns: 0,
             gzip: -1,
             overwrite: 0,
+            system_primary_group: std::ptr::null(),
+            system_secondary_group: std::ptr::null(),
+            combined: 0,
         }
     }
 }
@@ -1344,6 +1350,8 @@ pub struct nxp_timeline_stats {
     pub bad_records: i64,
     pub input_bytes: i64,
     pub skipped_sections: i64,
+    pub flows: i64,
+    pub unplaced_profiles: i64,
 }
 
 pub const NXP_FLOW_SEMAPHORE_WAIT: c_int = 1;
@@ -1516,6 +1524,8 @@ extern "C" {
     pub fn nxp_file_kind_name(kind: c_int) -> *const c_char;
     // timeline.h (0.2)
     pub fn nxp_profile_export_timeline(p: *mut nxp_profile, path: *const c_char, opts: *const nxp_timeline_options,
+                                       stats: *mut nxp_timeline_stats, st: *mut nxp_status) -> c_int;
+    pub fn nxp_capture_export_timeline(dir: *const c_char, out_dir: *const c_char, opts: *const nxp_timeline_options,
                                        stats: *mut nxp_timeline_stats, st: *mut nxp_status) -> c_int;
     // analysis.h (0.2)
     pub fn nxp_flow_cursor_open(out: *mut *mut nxp_flow_cursor, p: *mut nxp_profile, opts: *const nxp_flow_options,
