@@ -157,7 +157,9 @@ typedef struct nxp_export_options {
 	/** Threads writing at once (since 0.2, appended): 0 = the NXP_THREADS
 	 *  environment variable when it holds a count > 0, else one per online
 	 *  CPU; 1 = serial, every table on the calling thread, in table order.
-	 *  The files are byte for byte the same at any count. */
+	 *  The files are byte for byte the same at any count.  Each table being
+	 *  written holds its own row group in memory, so peak memory grows with
+	 *  the count (never more threads than tables). */
 	int32_t threads;
 	/** Where to report what was written (nxp_export_report); NULL = nowhere.
 	 *  Since 0.2, appended. */
