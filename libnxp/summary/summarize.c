@@ -1294,6 +1294,8 @@ static int parallel_pass(pass *into, const nxp_metadata *md, const nxp_hardware 
 {
 	nxp_profile *p = into->p;
 	const size_t nq = p->nqueues ? p->nqueues : 1;
+	if (p->nqueues > QUEUES_MAX)
+		return 1; /* the one-thread pass's limit on DMA queues must be hit as it hits it */
 	ptask *t = calloc(2 * GROUPS_MAX + 2, sizeof(*t));
 	uint8_t *member = malloc(2 * nq);
 	nxp_span *bufs = malloc((GROUPS_MAX + 1) * CH_BATCH * sizeof(*bufs));
