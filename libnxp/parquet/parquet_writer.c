@@ -40,6 +40,7 @@ enum { CT_UTF8 = 0 };
 #define DICT_BYTES (1 << 20)        /* a column chunk's dictionary stops growing here: PLAIN after */
 #define IDICT_FIRST_DIV 8           /* numbers: a first page with more than 1/8 distinct values is not
 				     * tried as a dictionary */
+#define PLAIN_SAMPLE 32768          /* values of a first page compressed both PLAIN and DELTA */
 #define STORE_RETRY 8               /* pages stored raw (not compressing) between two tries */
 #define STAT_STRING_MAX 1024        /* longer string min/max are left out of the statistics */
 #define DEFAULT_ROW_GROUP_BYTES ((int64_t)64 << 20)
@@ -89,6 +90,7 @@ typedef struct pq_col {
 	pq_idict idict;    /* number columns */
 	int imode;         /* IM_*: number pages' encoding */
 	int stored;        /* pages of the chunk stored since one did not compress (0: compress) */
+	int int_plain;     /* integers: PLAIN, not DELTA_BINARY_PACKED, for the rest of the chunk */
 	/* statistics of the chunk */
 	int has_mm;
 	int64_t imin, imax;
@@ -666,12 +668,52 @@ static void page_reset(pq_col *c)
 static int other_page(pq_col *c, pq_buf *b, int *enc)
 {
 	*enc = E_DELTA_BINARY_PACKED;
-	if (c->kind == K_INT32)
+	if (c->kind == K_INT32 && !c->int_plain)
 		return pq_delta_i32(b, (const int32_t *)(void *)c->vals.p, c->vals.n / 4);
-	if (c->kind == K_INT64 || c->kind == K_UINT32)
+	if ((c->kind == K_INT64 || c->kind == K_UINT32) && !c->int_plain)
 		return pq_delta_i64(b, (const int64_t *)(void *)c->vals.p, c->vals.n / 8);
 	*enc = E_PLAIN;
 	return pq_buf_put(b, c->vals.p, c->vals.n);
+}
+
+/* DELTA_BINARY_PACKED wins when values follow each other closely (times,
+ * counters, addresses that step).  When the deltas of the chunk's first page
+ * take half or more of the bits the values' own range needs, their order
+ * carries little DELTA can use, but the compressor may still find repeats in
+ * PLAIN values (ids that come back, as in the Flow table): the first
+ * PLAIN_SAMPLE values are compressed both ways and PLAIN is kept for the
+ * chunk when it is more than 10 % smaller.  Random values (checksums) stay
+ * DELTA: as small, and their pages are then stored without compressing. */
+static int choose_int_plain(pq_writer *w, pq_col *c, size_t delta_bytes)
+{
+	int w4 = c->kind == K_INT32;
+	size_t n = c->vals.n / (w4 ? 4 : 8);
+	if (pq_codec_thrift_id(w->codec) == 0 || n < 1024)
+		return NXP_OK;
+	const int32_t *v32 = (const int32_t *)(void *)c->vals.p;
+	const int64_t *v64 = (const int64_t *)(void *)c->vals.p;
+	int64_t mn = w4 ? v32[0] : v64[0], mx = mn;
+	for (size_t i = 1; i < n; i++) {
+		int64_t x = w4 ? v32[i] : v64[i];
+		mn = x < mn ? x : mn;
+		mx = x > mx ? x : mx;
+	}
+	uint64_t range = (uint64_t)mx - (uint64_t)mn;
+	int rw = range ? 64 - __builtin_clzll(range) : 0;
+	if ((uint64_t)delta_bytes * 8 * 2 < (uint64_t)n * (uint64_t)rw)
+		return NXP_OK;
+	size_t m = n < PLAIN_SAMPLE ? n : PLAIN_SAMPLE;
+	w->alt.n = 0;
+	if (w4 ? pq_delta_i32(&w->alt, v32, m) : pq_delta_i64(&w->alt, v64, m))
+		return nomem(w);
+	const uint8_t *z;
+	size_t dz, pz;
+	int rc = compress(w, w->alt.p, w->alt.n, &z, &dz, 0);
+	if (!rc)
+		rc = compress(w, c->vals.p, m * (w4 ? 4 : 8), &z, &pz, 0);
+	if (!rc && (uint64_t)pz * 10 < (uint64_t)dz * 9)
+		c->int_plain = 1;
+	return rc;
 }
 
 /* The values of a number page appended to b: RLE_DICTIONARY while the
@@ -718,6 +760,16 @@ static int encode_numbers(pq_writer *w, pq_col *c, pq_buf *b, int *enc)
 			return nomem(w);
 	} else if (other_page(c, b, enc)) {
 		return nomem(w);
+	}
+	if (c->imode == IM_UNDECIDED && *enc == E_DELTA_BINARY_PACKED) {
+		int rc = choose_int_plain(w, c, b->n - base);
+		if (rc)
+			return rc;
+		if (c->int_plain) {
+			b->n = base;
+			if (other_page(c, b, enc))
+				return nomem(w);
+		}
 	}
 	/* the other encoding from now on; a dictionary no page uses is dropped */
 	if (c->n_pages[E_RLE_DICTIONARY] == 0)
@@ -903,7 +955,7 @@ static void col_chunk_reset(pq_col *c)
 	dict_clear(&c->dict);
 	idict_clear(&c->idict);
 	c->imode = IM_UNDECIDED;
-	c->stored = 0;
+	c->stored = c->int_plain = 0;
 	c->fallback = 0;
 	c->has_mm = 0;
 	c->nan = 0;
