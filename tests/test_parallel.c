@@ -5,8 +5,8 @@
  * one-thread nxp_profile_summarize(), on the demo and on synthetic LNC=1 and
  * LNC=2 profiles (few and many DMA queues, so one and several queue groups per
  * table), for regions (a window, a physical core), and on damaged traces
- * (section bytes overwritten, read with and without CRC checks: the same
- * figures or the same error); and the internal thread pool runs every task
+ * (section bytes overwritten, files cut short; read with and without CRC
+ * checks: the same figures or the same error); and the internal thread pool runs every task
  * with a bounded number in flight. */
 #include <check.h>
 #include <nxp/nxp.h>
@@ -329,6 +329,26 @@ START_TEST(test_damaged)
 			nxp_profile_close(p);
 		}
 		free(d);
+	}
+	/* Truncated: the file cut at 35 %, 60 % and 85 % (the index and the
+	 * footer lost; the sections are then walked). */
+	for (int cut = 35; cut <= 85; cut += 25) {
+		ck_assert_int_eq(tu_write_file(ntff_path, img, len * (size_t)cut / 100), 0);
+		for (int skip_crc = 0; skip_crc <= 1; skip_crc++) {
+			nxp_profile_options po;
+			nxp_profile_options_init(&po);
+			po.flags = skip_crc ? NXP_PROFILE_SKIP_CRC : 0;
+			nxp_profile *p = NULL;
+			nxp_status st;
+			nxp_status_init(&st);
+			if (nxp_profile_open_path(&p, neff_path, ntff_path, &po, &st) != NXP_OK)
+				continue;
+			char label[64];
+			snprintf(label, sizeof(label), "truncated at %d %%, crc %s", cut, skip_crc ? "off" : "on");
+			failed += check_any(p, label) != NXP_OK;
+			tried++;
+			nxp_profile_close(p);
+		}
 	}
 	ck_assert_int_ge(tried, 8);
 	(void)failed;
