@@ -315,6 +315,7 @@ static int do_instruction(pass *ps, const nxp_instruction *in)
 			sadd(&ps->activate_time, in->duration_ns);
 		}
 		m = ps->mult[si->mm_dtype];
+		ps->negative |= m < 0.0; /* a caller's hardware description with a negative multiplier */
 	}
 	/* A transpose reports its FLOPs only in flops_transpose (ntff.h). */
 	sadd(&ps->hw_flops, in->raw_flops + in->flops_transpose);
