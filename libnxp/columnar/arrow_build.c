@@ -345,8 +345,7 @@ static int col_begin(nxc_colbuf *c)
 			return NXP_E_NOMEM;
 		if (dict_reset(c->dict))
 			return NXP_E_NOMEM;
-		c->memo_s = NULL;
-		c->memo_i = 0;
+		memset(c->memo_s, 0, sizeof(c->memo_s));
 	}
 	return 0;
 }
@@ -574,6 +573,19 @@ int nxc_col_put_i64s(nxc_colbuf *c, const int64_t *v, const uint8_t *valid, size
 	return 0;
 }
 
+int64_t *nxc_col_i64_direct(nxc_colbuf *c, size_t n)
+{
+	if (c->type != NXC_I64 || c->validity.p || nxc_col_reserve(c, (int64_t)n))
+		return NULL;
+	return (int64_t *)(void *)(c->data.p + c->data.len); /* malloc'd, 8-byte steps: aligned */
+}
+
+void nxc_col_commit(nxc_colbuf *c, size_t n)
+{
+	c->data.len += 8 * n;
+	c->length += (int64_t)n;
+}
+
 int nxc_col_put_f64s(nxc_colbuf *c, const double *v, size_t n)
 {
 	if (c->type != NXC_F64 || c->validity.p) {
@@ -610,13 +622,12 @@ int nxc_col_put_strs(nxc_colbuf *c, const char *const *v, const uint8_t *valid, 
 				return NXP_E_NOMEM;
 		return 0;
 	}
-	/* dictionary of profile strings: the same pointer as the last row's is
-	 * the same index (runs of one queue, one variable) */
+	/* dictionary of profile strings: a small direct-mapped cache by address
+	 * in front of the dictionary (the few strings of a run: its queue's,
+	 * the memories, a variable) */
 	if (nxc_col_reserve(c, (int64_t)n))
 		return NXP_E_NOMEM;
 	int32_t *dst = (int32_t *)(void *)(c->data.p + c->data.len);
-	const char *ms = c->memo_s;
-	int32_t mi = c->memo_i;
 	for (size_t i = 0; i < n; i++) {
 		int ok = !valid || valid[i];
 		if ((c->validity.p || !ok) && set_valid(c, ok))
@@ -626,20 +637,21 @@ int nxc_col_put_strs(nxc_colbuf *c, const char *const *v, const uint8_t *valid, 
 			c->null_count++;
 		} else {
 			const char *s = v[i] ? v[i] : "";
-			if (s != ms || !ms) {
+			uintptr_t a = (uintptr_t)s;
+			size_t slot = (size_t)((a ^ (a >> 4) ^ (a >> 9)) & 15);
+			if (c->memo_s[slot] == s) {
+				idx = c->memo_i[slot];
+			} else {
 				idx = dict_index(c->dict, s, 1);
 				if (idx < 0)
 					return NXP_E_NOMEM;
-				ms = s;
-				mi = idx;
+				c->memo_s[slot] = s;
+				c->memo_i[slot] = idx;
 			}
-			idx = mi;
 		}
 		memcpy(dst + i, &idx, 4);
 		c->length++;
 	}
-	c->memo_s = ms;
-	c->memo_i = mi;
 	c->data.len += 4 * n;
 	return 0;
 }

@@ -103,8 +103,8 @@ typedef struct nxc_colbuf {
 	nxc_dict *dict;
 	int stable_strings; /* strings appended keep their address and content for the batch
 			       (profile strings): dictionary lookups may go by pointer */
-	const char *memo_s; /* dict + stable_strings: the last string appended, */
-	int32_t memo_i;     /* and its dictionary index (reset with the dictionary) */
+	const char *memo_s[16]; /* dict + stable_strings: strings appended lately (by address, */
+	int32_t memo_i[16];     /* direct-mapped) and their indices; reset with the dictionary */
 	size_t hint[3];     /* data, offsets, validity capacity at the last batch's end (reuse) */
 	nxc_pool *pool;     /* the builder's, or NULL */
 } nxc_colbuf;
@@ -143,6 +143,12 @@ int nxc_col_put_i64s(nxc_colbuf *c, const int64_t *v, const uint8_t *valid, size
 int nxc_col_put_f64s(nxc_colbuf *c, const double *v, size_t n);
 int nxc_col_put_bools(nxc_colbuf *c, const uint8_t *v, size_t n);
 int nxc_col_put_strs(nxc_colbuf *c, const char *const *v, const uint8_t *valid, size_t n);
+/* Room for n more int64 values written in place: a pointer to them when c is
+ * an int64 column without a validity bitmap (then nxc_col_commit(c, n) once
+ * they are written), else NULL (use nxc_col_put_i64s).  NULL with c->nomem
+ * unchanged also when out of memory: the bulk append then reports it. */
+int64_t *nxc_col_i64_direct(nxc_colbuf *c, size_t n);
+void nxc_col_commit(nxc_colbuf *c, size_t n);
 /* Append row `row` of `src` (same type) to `dst`. */
 int nxc_col_copy(nxc_colbuf *dst, const nxc_colbuf *src, int64_t row);
 

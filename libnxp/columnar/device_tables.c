@@ -281,27 +281,22 @@ static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_
 		ok[i] = si[i] && sv[i] && *sv[i];                          \
 	}                                                                  \
 	return put_strs(cb, sv, ok, n)
+#define INS_I64(expr)                                              \
+	{                                                          \
+		int64_t *o = nxc_col_i64_direct(cb, n), *t = o ? o : v; \
+		for (size_t i = 0; i < n; i++)                     \
+			t[i] = (int64_t)(expr);                    \
+		if (!o)                                            \
+			return put_i64s(cb, v, NULL, n);           \
+		nxc_col_commit(cb, n);                             \
+		return 0;                                          \
+	}
 	switch (ic) {
-	case IC_START:
-		for (size_t i = 0; i < n; i++)
-			v[i] = to_ns(r->start[i], tpn);
-		return put_i64s(cb, v, NULL, n);
-	case IC_END:
-		for (size_t i = 0; i < n; i++)
-			v[i] = to_ns(r->end[i], tpn);
-		return put_i64s(cb, v, NULL, n);
-	case IC_DUR:
-		for (size_t i = 0; i < n; i++)
-			v[i] = to_ns(r->end[i], tpn) - to_ns(r->start[i], tpn);
-		return put_i64s(cb, v, NULL, n);
-	case IC_WAIT:
-		for (size_t i = 0; i < n; i++)
-			v[i] = to_ns(r->wait[i], tpn);
-		return put_i64s(cb, v, NULL, n);
-	case IC_PC:
-		for (size_t i = 0; i < n; i++)
-			v[i] = r->pc[i];
-		return put_i64s(cb, v, NULL, n);
+	case IC_START: INS_I64(to_ns(r->start[i], tpn));
+	case IC_END: INS_I64(to_ns(r->end[i], tpn));
+	case IC_DUR: INS_I64(to_ns(r->end[i], tpn) - to_ns(r->start[i], tpn));
+	case IC_WAIT: INS_I64(to_ns(r->wait[i], tpn));
+	case IC_PC: INS_I64(r->pc[i]);
 	case IC_ID:
 		return put_i64s(cb, r->id, NULL, n);
 	case IC_PCORE:
@@ -369,6 +364,7 @@ static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_
 	}
 #undef NEFF_I64
 #undef NEFF_STR
+#undef INS_I64
 }
 
 /* The good records of one DmaPacket run, decoded. */
@@ -391,10 +387,16 @@ static int put_dma_col(nxc_colbuf *cb, int dc, const drun *r, size_t n, const nx
 	uint8_t ok[RUN];
 	const char *sv[RUN];
 	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
-#define DMA_I64(expr)                            \
-	for (size_t i = 0; i < n; i++)           \
-		v[i] = (int64_t)(expr);          \
-	return put_i64s(cb, v, NULL, n)
+#define DMA_I64(expr)                                              \
+	{                                                          \
+		int64_t *o = nxc_col_i64_direct(cb, n), *t = o ? o : v; \
+		for (size_t i = 0; i < n; i++)                     \
+			t[i] = (int64_t)(expr);                    \
+		if (!o)                                            \
+			return put_i64s(cb, v, NULL, n);           \
+		nxc_col_commit(cb, n);                             \
+		return 0;                                          \
+	}
 	switch (dc) {
 	case DC_START: DMA_I64(to_ns(r->start[i], tpn));
 	case DC_END: DMA_I64(to_ns(r->end[i], tpn));
