@@ -121,18 +121,49 @@ NXP_API int nxp_profile_export_timeline(nxp_profile *p, const char *path, const 
 /**
  * Export a whole capture directory `dir` (as nxp_capture_open() reads it) to
  * the directory `out_dir` (created if missing) as Perfetto traces named as the
- * reference tool names them: `device_profile_<name>.pftrace` per device
- * profile with both NEFF and NTFF (<name> = the NTFF file name without
- * ".ntff"; content as nxp_profile_export_timeline() with `opts`), and
- * `system_profile.pftrace`: the system events as slices, a process-level
- * track per (instance_id, process_id) and under it a slice track per
- * (worker_gid, thread_id) -- the reference tool's default grouping, without
- * lnc_idx, which nxp_system_event does not have -- and the host's CPU usage
- * ("CPU <id> %") and memory ("host memory used bytes") as counter tracks under
- * their process when the capture has cpu_util.pb / host_mem.pb.  System times
- * are host Unix ns.  `stats` sums every file written.  opts->format must be
- * NXP_TIMELINE_PERFETTO.  Errors: as nxp_profile_export_timeline(), those of
- * nxp_capture_open(), and a system file that cannot be read.  Since 0.2.
+ * reference tool names them:
+ *  - `device_profile_<name>.pftrace` per device profile with both NEFF and
+ *    NTFF (<name> = the NTFF file name without ".ntff"; content as
+ *    nxp_profile_export_timeline() with `opts`, device ns);
+ *  - `system_profile.pftrace`: the system events (nxp_capture_open_events) as
+ *    slices in host Unix ns.  Rows are grouped like the reference tool's
+ *    --system-trace-primary-group / --system-trace-secondary-group: a
+ *    process-level track per distinct tuple of opts->system_primary_group
+ *    (default "instance_id,process_id"), named by the values ("i-0abc pid
+ *    41071"), and under it a slice track per tuple of
+ *    opts->system_secondary_group (default "worker_gid,lnc_idx,thread_id"),
+ *    e.g. "worker 3 thread 7" or "thread 41072".  Field names: instance_id,
+ *    process_id, thread_id, nc_idx, pcore_idx, worker_gid, lnc_idx, nd_idx,
+ *    trace_event_source, framework_stream_id, name; labels in the names: pid,
+ *    thread, nc, pcore, worker, lnc, device, stream (none for the others).
+ *    nxp_system_event has no lnc_idx column: it is read from the event's
+ *    `lnc_idx` attribute when it has one.  A field a row does not carry
+ *    (-1, "", no such attribute) is never invented: such rows share the group
+ *    value "unknown" for that field, and the field is left out of the track
+ *    name ("unknown" when no field is present; "" groups every row into one
+ *    track "all events").  Rows that would break a track's nesting go to lane
+ *    tracks "<name> lane k".  Rows sharing a flow_id (trace.json flow rows:
+ *    the same id within the same category) are chained by Perfetto flow
+ *    arrows in start order.  The host CPU usage ("CPU <id> %") and memory
+ *    ("host memory used bytes") are counter tracks under the primary group of
+ *    their process directory (its instance_id and pid; other fields unknown).
+ *  - with opts->combined, `combined_profile.pftrace`: the system content as
+ *    above plus every device profile on host time: its device times mapped
+ *    with the process's clock map (nxp_clock_map semantics, built from that
+ *    process's timestamp_sync_point rows; the core is the profile's
+ *    neuroncore_idx), its "NeuronCore <n> pcore <p>" groups placed under the
+ *    primary track of the profile's first matching nrt_execute row (else top
+ *    level, named "<NTFF name>: NeuronCore <n> pcore <p>"), and an arrow from
+ *    each nrt_execute (same process and core, its execution_index attribute,
+ *    and its neff_name when several profiles share the core) to the
+ *    "execution N" slice it launched.  A profile whose core has no sync point
+ *    is left out and counted in stats->unplaced_profiles; a record whose time
+ *    does not map (int64 overflow) is left out.
+ * `stats` sums every file written (stats->flows: flow chains written).
+ * opts->format must be NXP_TIMELINE_PERFETTO.  Errors: as
+ * nxp_profile_export_timeline(), NXP_E_INVAL (an unknown group field, checked
+ * before anything is written), those of nxp_capture_open(), and a system file
+ * that cannot be read.  Since 0.2.
  */
 NXP_API int nxp_capture_export_timeline(const char *dir, const char *out_dir, const nxp_timeline_options *opts,
 					nxp_timeline_stats *stats, nxp_status *st);
