@@ -11,17 +11,29 @@ them:
     parent track exists; counters sit on counter tracks, slices on the others;
   - names resolve through the interning of their own sequence (the sequence's
     incremental state was cleared, the packet says it needs it);
+  - timestamps resolve through the packet's clock (TracePacket.timestamp_clock_id,
+    else the sequence's TracePacketDefaults.timestamp_clock_id, else the trace
+    clock): a sequence-scoped clock (64..127) must have been defined by a
+    ClockSnapshot on that sequence, next to BOOTTIME; an incremental one adds
+    each packet's value to the last one (clock_snapshot.proto); every packet
+    after TracePacketDefaults says SEQ_NEEDS_INCREMENTAL_STATE;
   - per track, sorting the events by time (stably, as trace_processor does)
     pairs every slice end with the begin the writer meant (no improper nesting);
   - each instruction exactly once, on its engine's track (or a lane of it) under
     its pcore, named by its opcode, with its start and duration;
   - each DMA packet once under its queue's tracks with its start and duration;
-  - each semaphore update as one counter value on its semaphore's track.
+  - each semaphore update as one counter value on its semaphore's track;
+  - flows (TrackEvent.flow_ids 47 / terminating_flow_ids 48): every id starts
+    on exactly one slice and terminates on exactly one, later in the order
+    trace_processor reads them (time, then file order), both on instruction or
+    DMA slices (an id on a slice end belongs to the slice it closes), the
+    terminating one an instruction (the semaphore wait); --expect-flows: the
+    trace must have some.
 Chrome JSON: loads with `json`; one X event per instruction and DMA packet with
 the same names, starts and durations; ts/dur written with the sub-us part.
 
 usage: pftrace_check.py --cli NXP --neff N --ntff T [--pftrace F] [--chrome F]
-                        [--subset] [--truncated]
+                        [--subset] [--truncated] [--expect-flows]
   --subset:    the trace may hold fewer records than the tables (max events,
                damaged input), never other ones, never twice
   --truncated: the trace must say it was stopped (a note on the "notes" track)
@@ -105,11 +117,17 @@ def sint64(v):
 
 # Upstream field numbers (protos/perfetto/trace/...)
 TP_TIMESTAMP, TP_SEQ_ID, TP_TRACK_EVENT, TP_INTERNED, TP_FLAGS, TP_TRACK_DESC = 8, 10, 11, 12, 13, 60
+TP_CLOCK_SNAPSHOT, TP_CLOCK_ID, TP_DEFAULTS = 6, 58, 59
+DEF_CLOCK_ID = 58                       # TracePacketDefaults.timestamp_clock_id
+CS_CLOCKS, CS_PRIMARY = 1, 2            # ClockSnapshot
+CK_ID, CK_TS, CK_INCREMENTAL, CK_UNIT = 1, 2, 3, 4  # ClockSnapshot.Clock
+BOOTTIME = 6
 SEQ_CLEARED, SEQ_NEEDS = 1, 2
 ID_EVENT_NAMES, ID_ANNOT_NAMES, ID_ANNOT_STRINGS = 2, 3, 29
 TD_UUID, TD_NAME, TD_PROCESS, TD_PARENT, TD_COUNTER = 1, 2, 3, 5, 8
 PD_PID, PD_NAME = 1, 6
 TE_ANNOT, TE_TYPE, TE_NAME_IID, TE_TRACK, TE_NAME, TE_COUNTER, TE_DCOUNTER, TE_FLOWS = 4, 9, 10, 11, 23, 30, 44, 47
+TE_TERM_FLOWS = 48
 TYPE_BEGIN, TYPE_END, TYPE_INSTANT, TYPE_COUNTER = 1, 2, 3, 4
 DA_NAME_IID, DA_BOOL, DA_UINT, DA_INT, DA_DOUBLE, DA_STRING, DA_NAME, DA_STRING_IID = 1, 2, 3, 4, 5, 6, 10, 17
 
@@ -127,7 +145,9 @@ class Track:
 def read_perfetto(path):
     data = open(path, "rb").read()
     tracks = {}
-    seqs = {}  # seq id -> {"names":{}, "annots":{}, "strings":{}} once cleared
+    seqs = {}  # seq id -> {"names":{}, "annots":{}, "strings":{}, "default_clock"} once cleared
+    clocks = {}  # (seq id, clock id) -> {"inc", "unit", "snap", "boot", "last"} (sequence-scoped clocks)
+    with_defaults = set()  # sequences that have TracePacketDefaults
     events = []  # dicts in file order
     for num, wt, pkt in fields(data):
         if num != 1 or wt != 2:
@@ -135,7 +155,8 @@ def read_perfetto(path):
         ts = None
         seq = None
         flags = 0
-        te = td = interned = None
+        clock_id = None
+        te = td = interned = snapshot = defaults = None
         for n, w, v in fields(pkt):
             if n == TP_TIMESTAMP and w == 0:
                 ts = v
@@ -149,12 +170,66 @@ def read_perfetto(path):
                 td = v
             elif n == TP_INTERNED and w == 2:
                 interned = v
+            elif n == TP_CLOCK_SNAPSHOT and w == 2:
+                snapshot = v
+            elif n == TP_CLOCK_ID and w == 0:
+                clock_id = v
+            elif n == TP_DEFAULTS and w == 2:
+                defaults = v
         if seq is None:
             fail("packet without trusted_packet_sequence_id")
             seq = 0
+        if seq in with_defaults and not flags & SEQ_NEEDS and not flags & SEQ_CLEARED:
+            fail("packet after TracePacketDefaults without SEQ_NEEDS_INCREMENTAL_STATE")
         if flags & SEQ_CLEARED:
-            seqs[seq] = {"names": {}, "annots": {}, "strings": {}}
+            seqs[seq] = {"names": {}, "annots": {}, "strings": {}, "default_clock": None}
+            with_defaults.discard(seq)
         state = seqs.get(seq)
+        if defaults is not None:
+            if state is None:
+                fail("TracePacketDefaults on sequence %d before its incremental state was cleared" % seq)
+            else:
+                with_defaults.add(seq)
+                for n, w, v in fields(defaults):
+                    if n == DEF_CLOCK_ID and w == 0:
+                        state["default_clock"] = v
+        if snapshot is not None:
+            snap = {}
+            for n, w, v in fields(snapshot):
+                if n == CS_CLOCKS and w == 2:
+                    c = {CK_ID: None, CK_TS: 0, CK_INCREMENTAL: 0, CK_UNIT: 1}
+                    for a, aw, b in fields(v):
+                        if aw == 0:
+                            c[a] = b
+                    snap[c[CK_ID]] = c
+                elif n == CS_PRIMARY and w == 0 and v != BOOTTIME:
+                    fail("primary_trace_clock %d (this checker resolves BOOTTIME only)" % v)
+            boot = snap.get(BOOTTIME)
+            for cid, c in snap.items():
+                if cid is None or not 64 <= cid < 128:
+                    continue
+                if boot is None:
+                    fail("ClockSnapshot defines clock %d without BOOTTIME to resolve it" % cid)
+                    continue
+                clocks[(seq, cid)] = {"inc": bool(c[CK_INCREMENTAL]), "unit": c[CK_UNIT] or 1,
+                                      "snap": c[CK_TS], "boot": boot[CK_TS], "last": c[CK_TS]}
+        if ts is not None:
+            cid = clock_id if clock_id is not None else (state["default_clock"] if state else None)
+            if cid is None or cid == BOOTTIME:
+                pass
+            elif 64 <= cid < 128:
+                ck = clocks.get((seq, cid))
+                if ck is None:
+                    fail("timestamp on clock %d of sequence %d before a ClockSnapshot defined it" % (cid, seq))
+                else:
+                    if ck["inc"]:
+                        ck["last"] += ts
+                        value = ck["last"]
+                    else:
+                        value = ts
+                    ts = ck["boot"] + (value - ck["snap"]) * ck["unit"]
+            else:
+                fail("timestamp on clock %d (not BOOTTIME, not sequence-scoped)" % cid)
         if interned is not None:
             if state is None:
                 fail("interned data on sequence %d before its incremental state was cleared" % seq)
@@ -195,7 +270,7 @@ def read_perfetto(path):
                         elif a == PD_NAME:
                             t.name = b.decode()
         if te is not None:
-            ev = {"ts": ts, "type": None, "track": None, "name": None, "args": {}, "flows": []}
+            ev = {"ts": ts, "type": None, "track": None, "name": None, "args": {}, "flows": [], "term": []}
             uses_iid = False
             for n, w, v in fields(te):
                 if n == TE_TYPE:
@@ -215,7 +290,9 @@ def read_perfetto(path):
                 elif n == TE_DCOUNTER:
                     ev["value"] = struct.unpack("<d", v)[0]
                 elif n == TE_FLOWS:
-                    ev["flows"].append(v)
+                    ev["flows"].append(struct.unpack("<Q", v)[0] if w == 1 else v)
+                elif n == TE_TERM_FLOWS:
+                    ev["term"].append(struct.unpack("<Q", v)[0] if w == 1 else v)
                 elif n == TE_ANNOT:
                     aname = aval = None
                     for a, aw, b in fields(v):
@@ -304,12 +381,12 @@ def structure(tracks, events):
             per_track[ev["track"]].append((ev["ts"], idx))
     for uuid, lst in per_track.items():
         intended = {}
-        open_b = None
-        for ts, idx in lst:  # file order: the writer's pairing
+        open_b = []
+        for ts, idx in lst:  # file order: the writer's pairing (an end closes the last open begin)
             if events[idx]["type"] == TYPE_BEGIN:
-                open_b = idx
+                open_b.append(idx)
             else:
-                intended[idx] = open_b
+                intended[idx] = open_b.pop() if open_b else None
         stack = []
         for ts, idx in sorted(lst, key=lambda x: x[0]):  # stable
             if events[idx]["type"] == TYPE_BEGIN:
@@ -322,13 +399,58 @@ def structure(tracks, events):
                 if b != intended[idx]:
                     fail("improper nesting on track %r at %d" % (tracks[uuid].name, ts))
                     continue
+                events[idx]["begin"] = b
+                events[b]["end_ts"] = ts
                 slices.append((events[b], ts - events[b]["ts"]))
         if stack:
             fail("%d slices left open on track %r" % (len(stack), tracks[uuid].name))
     return slices
 
 
-def check_perfetto(path, tables, subset, truncated):
+def check_flows(tracks, events, engines, queues, subset, expect):
+    """Flow ids: one start, one end (a cut trace may lack ends), the start read
+    first as trace_processor reads them (time, then file order), both ends on
+    instruction or DMA slices, the end on an instruction.  Returns the number of
+    flows."""
+    starts, ends = {}, {}
+    for idx, ev in enumerate(events):
+        for key, ids in (("start", ev["flows"]), ("end", ev["term"])):
+            if not ids:
+                continue
+            if ev["type"] not in (TYPE_BEGIN, TYPE_END, TYPE_INSTANT):
+                fail("flow ids on a packet of type %s (not a slice)" % ev["type"])
+                continue
+            sl = events[ev["begin"]] if ev["type"] == TYPE_END and "begin" in ev else ev
+            if ev["type"] == TYPE_END and "begin" not in ev:
+                fail("flow ids on a slice end that closes nothing")
+                continue
+            tr = tracks.get(sl["track"])
+            bn = base_name(tracks, tr) if tr else None
+            if bn not in engines and bn not in queues:
+                fail("flow on a slice of track %r (not an engine or DMA queue)" % (tr.name if tr else None))
+            if key == "end" and bn not in engines:
+                fail("flow ends on %r, not on an instruction" % bn)
+            target = starts if key == "start" else ends
+            for fid in ids:
+                if fid in target:
+                    fail("flow id %d %ss twice" % (fid, key))
+                target[fid] = ((ev["ts"], idx), sl)
+    for fid, (pos, sl) in ends.items():
+        if fid not in starts:
+            if not subset:  # a cut trace may have lost the start's slice
+                fail("flow id %d ends but never starts" % fid)
+        elif starts[fid][0] >= pos:
+            fail("flow id %d ends (at %d) before trace_processor reads its start (at %d)" % (fid, pos[0], starts[fid][0][0]))
+    if not subset:
+        for fid in starts:
+            if fid not in ends:
+                fail("flow id %d starts but never ends" % fid)
+    if expect and not ends:
+        fail("no flows in the trace (--expect-flows)")
+    return len(ends)
+
+
+def check_perfetto(path, tables, subset, truncated, expect_flows=False):
     tracks, events = read_perfetto(path)
     slices = structure(tracks, events)
 
@@ -374,13 +496,14 @@ def check_perfetto(path, tables, subset, truncated):
         if par is not None and par.name == "semaphores":
             got_s[(pcore_of(tracks, tr), tr.name, ev["ts"], int(ev["value"]))] += 1
     multiset_cmp("semaphore updates", want_s, got_s)
+    nflows = check_flows(tracks, events, engines, queues, subset, expect_flows)
     notes = [ev for ev in events if tracks.get(ev["track"]) and tracks[ev["track"]].name == "notes"]
     if truncated and not any("max events" in (ev["name"] or "") for ev in notes):
         fail("truncated trace without a 'max events' note")
     if not subset and not truncated and notes:
         fail("unexpected notes: %r" % [ev["name"] for ev in notes])
-    print("%s: %d packets' events, %d tracks, %d instructions, %d DMA packets, %d semaphore values checked"
-          % (path, len(events), len(tracks), sum(got_i.values()), sum(got_d.values()), sum(got_s.values())))
+    print("%s: %d packets' events, %d tracks, %d instructions, %d DMA packets, %d semaphore values, %d flows checked"
+          % (path, len(events), len(tracks), sum(got_i.values()), sum(got_d.values()), sum(got_s.values()), nflows))
 
 
 def check_chrome(path, tables, subset):
@@ -496,6 +619,7 @@ def main():
     ap.add_argument("--chrome")
     ap.add_argument("--subset", action="store_true")
     ap.add_argument("--truncated", action="store_true")
+    ap.add_argument("--expect-flows", action="store_true", help="the Perfetto trace must have flow arrows")
     a = ap.parse_args()
     if a.system:
         if not a.capture:
@@ -513,7 +637,7 @@ def main():
     tables = {t: dump(a.cli, a.neff, a.ntff, t) for t in ("instruction", "dma", "semaphore")}
     try:
         if a.pftrace:
-            check_perfetto(a.pftrace, tables, a.subset or a.truncated, a.truncated)
+            check_perfetto(a.pftrace, tables, a.subset or a.truncated, a.truncated, a.expect_flows)
         if a.chrome:
             check_chrome(a.chrome, tables, a.subset or a.truncated)
     except WireError as e:

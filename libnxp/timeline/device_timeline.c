@@ -58,6 +58,22 @@ typedef struct memo {
 	char name[TL_MEMO_NAME];
 } memo;
 
+/* Flow arrows (see "flow arrows" below). */
+typedef struct fl_done { int64_t id; uint64_t track; int64_t end; } fl_done;
+typedef struct fl_setter { int64_t row; int tb; int64_t id, end; } fl_setter;
+typedef struct fl_pend { int64_t id; uint64_t flow; int term; } fl_pend;
+typedef struct fl_heap { fl_pend *v; size_t n, cap; } fl_heap;
+typedef struct fl_state {
+	int on, held;           /* the cursor is live; e holds an edge not yet used */
+	nxp_flow_cursor *fc;
+	nxp_flow e;
+	fl_done *ring[2];       /* [0] instructions, [1] DMA packets */
+	fl_setter *setter;
+	fl_heap pend[2];        /* flows waiting for their record, by id */
+	int64_t last_id[2];
+	int64_t flows, lost, orphans;
+} fl_state;
+
 typedef struct dt {
 	nxp_profile *p;
 	tl_sink *sink;
@@ -74,6 +90,11 @@ typedef struct dt {
 	uint64_t next_id;
 	memo *memo;
 	uint64_t proc_id[64]; /* process track id of pcore 0..63, 0 = not yet */
+	/* DMA "route" argument values by (source, dest) name pointers (static
+	 * strings): built once, so every DMA event's strings stay put. */
+	struct { const char *a, *b; char *route; } route[32];
+	size_t nroute;
+	fl_state fl;
 } dt;
 
 typedef union rec {
@@ -298,6 +319,44 @@ static int slice(dt *d, uint64_t track, int64_t ts, int64_t dur, const char *nam
 	return d->sink->event(d->sink, &e);
 }
 
+/* A slice whose strings all outlive the export (literals, NEFF and NTFF
+ * string tables, the route cache): the sink interns them by pointer. */
+static int stable_slice(dt *d, uint64_t track, int64_t ts, int64_t dur, const char *name, const tl_arg *args,
+			size_t nargs)
+{
+	d->sink->stable_strings = 1;
+	int rc = slice(d, track, ts, dur, name, args, nargs);
+	d->sink->stable_strings = 0;
+	return rc;
+}
+
+/* "source->dest" (each cut at 30 bytes), cached by the two name pointers
+ * (nxp_dma_packet's source/dest are static strings); NULL on no memory. */
+static const char *route_of(dt *d, const char *a, const char *b, char *tmp)
+{
+	for (size_t i = 0; i < d->nroute; i++)
+		if (d->route[i].a == a && d->route[i].b == b)
+			return d->route[i].route;
+	size_t na = strlen(a), nb = strlen(b);
+	if (na > 30)
+		na = 30;
+	if (nb > 30)
+		nb = 30;
+	memcpy(tmp, a, na);
+	memcpy(tmp + na, "->", 2);
+	memcpy(tmp + na + 2, b, nb);
+	tmp[na + 2 + nb] = 0;
+	if (d->nroute == sizeof(d->route) / sizeof(d->route[0]))
+		return NULL; /* not cached: the caller writes tmp as an unstable string */
+	char *r = strdup(tmp);
+	if (!r)
+		return NULL;
+	d->route[d->nroute].a = a;
+	d->route[d->nroute].b = b;
+	d->route[d->nroute++].route = r;
+	return r;
+}
+
 /* ---- windowed counters ---- */
 
 static int64_t floordiv(int64_t a, int64_t b)
@@ -373,6 +432,227 @@ static tstate *counter_track(dt *d, char tag, int64_t pcore, const char *key_nam
 	return declare(d, key, parent, TL_TRACK_COUNTER, name, pid_of(pcore), rank, unit);
 }
 
+/* ---- flow arrows ----
+ * Dependencies from the analysis module's flow cursor (nxp_flow_cursor_open:
+ * its own streaming pass over the instruction, DMA and semaphore tables),
+ * drawn as Perfetto flows from the slice that released a semaphore to the
+ * instruction that waited on it: an instruction's semaphore update
+ * (semaphore_signal) or a DMA transfer's completion (dma_completion) composed
+ * with the wait it satisfied (semaphore_wait).  Semaphore values are counters,
+ * which flows cannot attach to, hence the composition.
+ *
+ * Both ends ride on the slices' end packets (trace_processor binds a flow id
+ * on an end packet to the slice it closes; the source's end is never later than
+ * the waiter's, so the start is read first), which the sink holds back until
+ * the stream's time reaches them; a flow found while both ends are still open
+ * or not yet written is attached, one found later is left out (flows_lost).
+ * The flow cursor runs TL_FLOW_AHEAD_NS ahead of the merge, so most edges are
+ * known before their source slice closes.  Record ids are the cursors' own
+ * (increasing in table order), which is how a flow's record is known to be
+ * written already (id <= the last id written) or still to come (kept in a heap
+ * by id until it is).  Memory: the ring of recent slices, the setter cache and
+ * the flows waiting for their record, all bounded by the look-ahead. */
+#define TL_FLOW_AHEAD_NS 1000000 /* 1 ms */
+#define TL_FLOW_RING 32768       /* recent slices per table, by id */
+#define TL_FLOW_SETTERS 16384    /* semaphore update row -> what released it */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return x;
+}
+
+static int flows_init(dt *d)
+{
+	d->fl.ring[0] = calloc(TL_FLOW_RING, sizeof(fl_done));
+	d->fl.ring[1] = calloc(TL_FLOW_RING, sizeof(fl_done));
+	d->fl.setter = calloc(TL_FLOW_SETTERS, sizeof(fl_setter));
+	if (!d->fl.ring[0] || !d->fl.ring[1] || !d->fl.setter)
+		return nxp__error_set(d->st, NXP_E_NOMEM, -1, "out of memory");
+	for (size_t i = 0; i < TL_FLOW_RING; i++)
+		d->fl.ring[0][i].id = d->fl.ring[1][i].id = -1;
+	for (size_t i = 0; i < TL_FLOW_SETTERS; i++)
+		d->fl.setter[i].row = -1;
+	d->fl.last_id[0] = d->fl.last_id[1] = -1;
+	nxp_status fst;
+	nxp_status_init(&fst);
+	int rc = nxp_flow_cursor_open(&d->fl.fc, d->p, NULL, &fst);
+	if (rc == NXP_E_NOMEM)
+		return nxp__error_set(d->st, rc, -1, "%s", fst.message);
+	if (rc) { /* no flows, the export goes on (a table the cursors cannot read is noted anyway) */
+		d->fl.fc = NULL;
+		return 0;
+	}
+	d->fl.on = 1;
+	return 0;
+}
+
+static void flows_free(dt *d)
+{
+	if (d->fl.fc)
+		nxp_flow_cursor_close(d->fl.fc);
+	free(d->fl.ring[0]);
+	free(d->fl.ring[1]);
+	free(d->fl.setter);
+	free(d->fl.pend[0].v);
+	free(d->fl.pend[1].v);
+	memset(&d->fl, 0, sizeof(d->fl));
+}
+
+static int pend_push(dt *d, int tb, int64_t id, uint64_t flow, int term)
+{
+	fl_heap *h = &d->fl.pend[tb];
+	if (h->n == h->cap) {
+		size_t nc = h->cap ? h->cap * 2 : 256;
+		fl_pend *v = realloc(h->v, nc * sizeof(*v));
+		if (!v)
+			return nxp__error_set(d->st, NXP_E_NOMEM, -1, "out of memory");
+		h->v = v;
+		h->cap = nc;
+	}
+	size_t i = h->n++;
+	fl_pend e = {id, flow, term};
+	while (i && h->v[(i - 1) / 2].id > id) {
+		h->v[i] = h->v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->v[i] = e;
+	return 0;
+}
+
+static fl_pend pend_pop(fl_heap *h)
+{
+	fl_pend top = h->v[0], last = h->v[--h->n];
+	size_t i = 0;
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		int64_t best = last.id;
+		if (l < h->n && h->v[l].id < best) {
+			m = l;
+			best = h->v[l].id;
+		}
+		if (l + 1 < h->n && h->v[l + 1].id < best)
+			m = l + 1;
+		if (m == i)
+			break;
+		h->v[i] = h->v[m];
+		i = m;
+	}
+	if (h->n)
+		h->v[i] = last;
+	return top;
+}
+
+/* The slice of record (tb, id) if it is written and its end still held. */
+static const fl_done *written(const dt *d, int tb, int64_t id)
+{
+	const fl_done *e = &d->fl.ring[tb][(uint64_t)id % TL_FLOW_RING];
+	return e->id == id && e->end > d->last_ts ? e : NULL;
+}
+
+/* A flow from record (st, sid), whose release was at send, to record (wt, wid). */
+static int link_flow(dt *d, int st, int64_t sid, int64_t send, int wt, int64_t wid)
+{
+	const fl_done *se = NULL, *we = NULL;
+	if (sid <= d->fl.last_id[st] && !(se = written(d, st, sid)))
+		goto lost; /* its slice is closed already */
+	if (wid <= d->fl.last_id[wt] && (!(we = written(d, wt, wid)) || we->end < send))
+		goto lost;
+	uint64_t id = ++d->sink->next_flow_id;
+	int rc = se ? d->sink->flow(d->sink, se->track, id, 0) : pend_push(d, st, sid, id, 0);
+	if (rc < 0)
+		return -1;
+	if (se && rc == 0)
+		goto lost;
+	rc = we ? d->sink->flow(d->sink, we->track, id, 1) : pend_push(d, wt, wid, id, 1);
+	if (rc < 0)
+		return -1;
+	d->fl.flows++;
+	return 0;
+lost:
+	d->fl.lost++;
+	return 0;
+}
+
+static int on_edge(dt *d, const nxp_flow *f)
+{
+	fl_setter *s;
+	switch (f->kind) {
+	case NXP_FLOW_SEMAPHORE_SIGNAL:
+	case NXP_FLOW_DMA_COMPLETION:
+		s = &d->fl.setter[mix64((uint64_t)f->out_id) % TL_FLOW_SETTERS];
+		s->row = f->out_id;
+		s->tb = f->in_table_id == NXP_TABLE_DMA_PACKET;
+		s->id = f->in_id;
+		s->end = f->in_ts;
+		return 0;
+	case NXP_FLOW_SEMAPHORE_WAIT:
+		s = &d->fl.setter[mix64((uint64_t)f->in_id) % TL_FLOW_SETTERS];
+		if (s->row != f->in_id || f->out_table_id != NXP_TABLE_INSTRUCTION)
+			return 0; /* what released that update is not known */
+		return link_flow(d, s->tb, s->id, s->end, 0, f->out_id);
+	default:
+		return 0;
+	}
+}
+
+/* Before the record at time t: every edge up to t + TL_FLOW_AHEAD_NS.  A flow
+ * cursor error ends the flows (noted), not the export. */
+static int flows_pull(dt *d, int64_t t)
+{
+	int64_t lim = t < INT64_MAX - TL_FLOW_AHEAD_NS ? t + TL_FLOW_AHEAD_NS : INT64_MAX;
+	while (d->fl.on) {
+		if (!d->fl.held) {
+			d->fl.e.struct_size = sizeof(d->fl.e);
+			int rc = nxp_flow_cursor_next(d->fl.fc, &d->fl.e);
+			if (rc == NXP_END) {
+				d->fl.on = 0;
+				break;
+			}
+			if (rc < 0) {
+				if (rc == NXP_E_NOMEM)
+					return nxp__error_set(d->st, rc, -1, "out of memory");
+				d->fl.on = 0; /* the table cursors report the damage themselves */
+				break;
+			}
+			d->fl.held = 1;
+		}
+		if (d->fl.e.out_ts >= lim)
+			break;
+		d->fl.held = 0;
+		if (on_edge(d, &d->fl.e))
+			return -1;
+	}
+	return 0;
+}
+
+/* Record (tb, id) was just written as a slice on `track` ending at `end`:
+ * remember it, attach the flows that were waiting for it. */
+static int flows_written(dt *d, int tb, int64_t id, uint64_t track, int64_t end)
+{
+	if (!d->fl.ring[0])
+		return 0;
+	if (id > d->fl.last_id[tb])
+		d->fl.last_id[tb] = id;
+	fl_done *e = &d->fl.ring[tb][(uint64_t)id % TL_FLOW_RING];
+	e->id = id;
+	e->track = track;
+	e->end = end;
+	fl_heap *h = &d->fl.pend[tb];
+	while (h->n && h->v[0].id <= id) {
+		fl_pend p = pend_pop(h);
+		if (p.id != id) {
+			d->fl.orphans++; /* a record the table cursor skipped */
+			continue;
+		}
+		if (d->sink->flow(d->sink, track, p.flow, p.term) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* ---- one record of each table ---- */
 
 #define ARG_I(n, v) args[na++] = (tl_arg){(n), TL_ARG_INT, (v), 0, NULL}
@@ -440,7 +720,9 @@ static int do_instruction(dt *d, const nxp_instruction *r)
 		ARG_S("activation", r->scalar_activation_fn);
 	if (r->performance_mode && *r->performance_mode)
 		ARG_S("performance_mode", r->performance_mode);
-	if (slice(d, lane, r->start_ts, dur, r->opcode && *r->opcode ? r->opcode : "unknown", args, na))
+	/* opcode, operands, activation, performance mode: NEFF strings or literals */
+	if (stable_slice(d, lane, r->start_ts, dur, r->opcode && *r->opcode ? r->opcode : "unknown", args, na) ||
+	    flows_written(d, 0, r->id, lane, r->start_ts + dur))
 		return -1;
 
 	/* Utilisation of the engine over windows: the union of its busy time. */
@@ -465,28 +747,22 @@ static int do_dma(dt *d, const nxp_dma_packet *r)
 	/* Few arguments: DMA packets are most of a trace's events. */
 	tl_arg args[4];
 	size_t na = 0;
-	char route[64];
-	{
-		const char *a = r->source && *r->source ? r->source : "?";
-		const char *b = r->dest && *r->dest ? r->dest : "?";
-		size_t na_ = strlen(a), nb = strlen(b);
-		if (na_ > 30)
-			na_ = 30;
-		if (nb > 30)
-			nb = 30;
-		memcpy(route, a, na_);
-		memcpy(route + na_, "->", 2);
-		memcpy(route + na_ + 2, b, nb);
-		route[na_ + 2 + nb] = 0;
-	}
+	char tmp[64];
+	const char *route = route_of(d, r->source && *r->source ? r->source : "?", r->dest && *r->dest ? r->dest : "?",
+				     tmp);
+	int stable = route != NULL;
+	if (!route)
+		route = tmp;
 	ARG_I("bytes", r->transfer_bytes);
 	/* MB/s as an integer: a varint of 2-4 bytes instead of an 8-byte double,
 	 * on most of a trace's events. */
 	ARG_I("throughput_mbps", (int64_t)(r->throughput / 1e6 + 0.5));
 	ARG_S("route", route);
 	ARG_I("transfer", r->packet_aggregation_id);
+	/* variable and queue name: the NTFF's string table, kept by the profile */
 	const char *name = r->variable && *r->variable ? r->variable : q;
-	if (slice(d, lane, r->start_ts, dur, name, args, na))
+	if ((stable ? stable_slice : slice)(d, lane, r->start_ts, dur, name, args, na) ||
+	    flows_written(d, 1, r->id, lane, r->start_ts + dur))
 		return -1;
 	tstate *c = counter_track(d, 'B', r->pcore_idx, "DMA GB/s", "%s", 250, "GB/s");
 	return c ? bytes_add(d, c, r->start_ts, (double)r->transfer_bytes) : -1;
@@ -723,6 +999,11 @@ static int run(dt *d)
 		if (rc)
 			goto fail;
 	}
+	/* Flows: for the whole profile only (a filter would leave out one end of
+	 * some), and in a sink that attaches them to open slices. */
+	if (d->sink->flow && d->o.start_ts == INT64_MIN && d->o.end_ts == INT64_MAX && d->o.engine < 0 &&
+	    d->o.execution < 0 && flows_init(d))
+		goto fail;
 	for (;;) {
 		int best = -1;
 		for (int t = 0; t < T_COUNT; t++)
@@ -734,6 +1015,8 @@ static int run(dt *d)
 		 * here; windowed counter values count when they are emitted. */
 		if (budget(d))
 			break;
+		if (d->fl.on && flows_pull(d, s[best].ts))
+			goto fail;
 		d->last_ts = s[best].ts;
 		if (dispatch(d, best, &s[best].r) || advance(d, &s[best], best))
 			goto fail;
@@ -774,6 +1057,7 @@ out:
 		}
 		nxp_cursor_close(s[t].c);
 	}
+	flows_free(d);
 	return rc;
 }
 
@@ -843,6 +1127,8 @@ NXP_API int nxp_profile_export_timeline(nxp_profile *p, const char *path, const 
 	}
 	free(d.ts);
 	free(d.memo);
+	for (size_t i = 0; i < d.nroute; i++)
+		free(d.route[i].route);
 	if (!rc && bytes < 0)
 		bytes = stat(tmp, &sb) == 0 ? (int64_t)sb.st_size : -1;
 	if (!rc && rename(tmp, path)) {
@@ -884,6 +1170,8 @@ int nxp__device_timeline_write(nxp_profile *p, tl_sink *sink, const nxp_timeline
 	}
 	free(d.ts);
 	free(d.memo);
+	for (size_t i = 0; i < d.nroute; i++)
+		free(d.route[i].route);
 	stats->events += d.stats.events;
 	stats->tracks += d.stats.tracks;
 	stats->truncated |= d.stats.truncated;

@@ -1,16 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /* Timeline sink: a Perfetto trace (perfetto.protos.Trace), one TracePacket at a
- * time.  Each packet is packed with protobuf-c and written as one `packet`
- * field (1, length-delimited) of the Trace, so the file is the concatenation of
- * packets and nothing is held back.
+ * time, each written as one `packet` field (1, length-delimited) of the Trace.
  *
- * All packets are on one sequence (trusted_packet_sequence_id TL_SEQ).  Event
- * names, debug annotation names and string argument values are interned per
- * sequence: the first packet carries SEQ_INCREMENTAL_STATE_CLEARED, every track
- * event after it SEQ_NEEDS_INCREMENTAL_STATE, and a string's definition rides in
- * the interned_data of the first packet that uses it.  Past the interning caps a
- * string is written inline (TrackEvent.name, DebugAnnotation.name/string_value),
- * so memory stays bounded whatever the trace. */
+ * All packets are on one sequence (trusted_packet_sequence_id TL_SEQ).  The
+ * first packet clears the sequence's incremental state and sets it up as
+ * Perfetto's own SDK does (src/shared_lib/track_event/serialization.cc):
+ * TracePacketDefaults.timestamp_clock_id = TL_CLOCK, and a ClockSnapshot in
+ * which the sequence-scoped clock TL_CLOCK (is_incremental, unit 1 ns) and
+ * BOOTTIME both read 0.  Every later timestamp is then the delta from the
+ * previous timestamped packet of the sequence; a timestamp earlier than that
+ * (a writer that goes back in time) is written absolute with
+ * timestamp_clock_id = BOOTTIME, which leaves the incremental clock where it
+ * was -- again as the SDK does.  Timestamped packets carry
+ * SEQ_NEEDS_INCREMENTAL_STATE (their time depends on the sequence's state).
+ *
+ * Slice ends are held back in a heap ordered by end time and written when the
+ * stream's time reaches them, so the deltas stay small and never negative;
+ * the heap holds only the slices still open.  Flow ids ride on the end packet
+ * of their slice (trace_processor binds them to the slice being closed), so a
+ * flow found after the slice began can still be attached (flow()).
+ *
+ * Event names, debug annotation names and string argument values are interned
+ * per sequence; a string's definition rides in the interned_data of the first
+ * packet that uses it.  Past the interning caps a string is written inline
+ * (TrackEvent.name, DebugAnnotation.name/string_value), so memory stays
+ * bounded whatever the trace. */
 #include "timeline_priv.h"
 
 #include "perfetto_trace.pb-c.h"
@@ -22,9 +36,33 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define TL_SEQ 0x4e58u        /* 'NX' */
+#define TL_SEQ 1u              /* any nonzero id; 1 is a one-byte varint */
+#define TL_CLOCK 64u           /* the sequence-scoped incremental clock */
+#define TL_BOOTTIME 6u         /* BuiltinClock BOOTTIME: the trace's clock */
+#define TL_END_FLOWS 3         /* flow ids a held-back slice end carries inline */
 #define TL_MAX_ARGS 24
 #define TL_BUF (256u * 1024u)
+
+/* A slice end held back until the stream's time reaches it. */
+typedef struct pend_end {
+	int64_t end;
+	uint64_t seq; /* order of the begins: the later of two equal ends closes first */
+	uint64_t track;
+	uint32_t nflow, nterm;  /* flow ids attached; how many of them terminate here */
+	uint64_t flow[TL_END_FLOWS]; /* the first ids (starting ones from the front,
+					terminating ones from the back); past them `more` */
+	struct fl_more { uint64_t id; int term; } *more;
+	uint32_t nmore, cmore;
+} pend_end;
+
+/* Flows attached late (flow()) to the slice most recently begun on a track,
+ * while its end is held; one slot per track, found by hashing the track. */
+typedef struct open_slot {
+	uint64_t track; /* 0 = empty slot */
+	uint64_t seq;   /* that slice's pend_end.seq, 0 = none open */
+	struct fl_more *v;
+	uint32_t n, cap;
+} open_slot;
 
 typedef struct pf_sink {
 	tl_sink base;
@@ -33,9 +71,15 @@ typedef struct pf_sink {
 	size_t len;
 	int64_t written;
 	int first_done;
+	int64_t clock; /* the incremental clock: last delta-encoded timestamp */
 	tl_intern names, arg_names, strings;
 	unsigned char *pack;
 	size_t pack_cap;
+	pend_end *heap;
+	size_t nheap, heap_cap;
+	uint64_t seq;
+	open_slot *slots;
+	size_t nslots, slots_cap;
 } pf_sink;
 
 static int pf_flush(pf_sink *s)
@@ -84,101 +128,24 @@ static int pf_put(pf_sink *s, const void *p, size_t n)
 	return 0;
 }
 
-/* One Trace.packet: tag (field 1, wire type 2), length, the packed packet. */
-static int pf_emit(pf_sink *s, Perfetto__Protos__TracePacket *pk)
-{
-	pk->optional_trusted_packet_sequence_id_case =
-		PERFETTO__PROTOS__TRACE_PACKET__OPTIONAL_TRUSTED_PACKET_SEQUENCE_ID_TRUSTED_PACKET_SEQUENCE_ID;
-	pk->trusted_packet_sequence_id = TL_SEQ;
-	pk->has_sequence_flags = 1;
-	if (!s->first_done) {
-		pk->sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED;
-		s->first_done = 1;
-	} else if (pk->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT &&
-		   (pk->interned_data || pk->track_event->name_field_case ==
-						 PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID ||
-		    pk->track_event->n_debug_annotations)) {
-		/* Uses interned names or strings (annotations always have an interned
-		 * or inline name; flagging them all is simpler and still exact). */
-		pk->sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
-	} else {
-		pk->has_sequence_flags = 0;
-	}
-	size_t n = protobuf_c_message_get_packed_size(&pk->base);
-	if (n + 16 > s->pack_cap) {
-		size_t cap = (n + 16) * 2;
-		unsigned char *p = realloc(s->pack, cap);
-		if (!p)
-			return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
-		s->pack = p;
-		s->pack_cap = cap;
-	}
-	size_t h = 0;
-	s->pack[h++] = 0x0a;
-	uint64_t v = n;
-	while (v >= 0x80) {
-		s->pack[h++] = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	s->pack[h++] = (unsigned char)v;
-	protobuf_c_message_pack(&pk->base, s->pack + h);
-	return pf_put(s, s->pack, h + n);
-}
-
-static int pf_track(tl_sink *base, const tl_track *t)
-{
-	pf_sink *s = (pf_sink *)base;
-	Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
-	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
-	td.has_uuid = 1;
-	td.uuid = t->uuid;
-	if (t->parent_uuid) {
-		td.has_parent_uuid = 1;
-		td.parent_uuid = t->parent_uuid;
-	}
-	if (t->kind == TL_TRACK_PROCESS) {
-		pd.has_pid = 1;
-		pd.pid = t->pid;
-		pd.process_name = (char *)t->name;
-		td.process = &pd;
-		td.has_child_ordering = 1;
-		td.child_ordering = PERFETTO__PROTOS__TRACK_DESCRIPTOR__CHILD_TRACKS_ORDERING__EXPLICIT;
-	} else {
-		td.static_or_dynamic_name_case = PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
-		td.name = (char *)t->name;
-		td.has_child_ordering = 1;
-		td.child_ordering = PERFETTO__PROTOS__TRACK_DESCRIPTOR__CHILD_TRACKS_ORDERING__EXPLICIT;
-		/* Lanes and sibling tracks may share a prefix; never let the UI merge them. */
-		td.has_sibling_merge_behavior = 1;
-		td.sibling_merge_behavior = PERFETTO__PROTOS__TRACK_DESCRIPTOR__SIBLING_MERGE_BEHAVIOR__SIBLING_MERGE_BEHAVIOR_NONE;
-	}
-	td.has_sibling_order_rank = 1;
-	td.sibling_order_rank = t->rank;
-	if (t->kind == TL_TRACK_COUNTER) {
-		if (t->unit)
-			cd.unit_name = (char *)t->unit;
-		td.counter = &cd;
-	}
-	pk.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	pk.track_descriptor = &td;
-	return pf_emit(s, &pk);
-}
-
-/* ---- hand-encoded track events ----
- * The hot packets (slice begin and end, instants, counter values) are written
- * straight from the upstream field numbers into a reusable buffer; protobuf-c's
- * generic pack (a descriptor walk per field, twice: size then pack) cost more
- * than everything else together.  Track descriptors, rare, still go through
- * protobuf-c above.  Field numbers (protos/perfetto/trace/): TracePacket
- * timestamp 8, trusted_packet_sequence_id 10, track_event 11, interned_data 12,
- * sequence_flags 13; TrackEvent debug_annotations 4, type 9, name_iid 10,
- * track_uuid 11, name 23, counter_value 30, double_counter_value 44, flow_ids 47,
- * terminating_flow_ids 48; DebugAnnotation name_iid 1, int_value 4,
- * double_value 5, string_value 6, name 10, string_value_iid 17; InternedData
- * event_names 2, debug_annotation_names 3, debug_annotation_string_values 29
- * (each {iid 1, name/str 2}). */
+/* ---- hand-encoded packets ----
+ * The hot packets (slice begin and end, instants, counter values) and the
+ * sequence set-up are written straight from the upstream field numbers into a
+ * reusable buffer; protobuf-c's generic pack (a descriptor walk per field,
+ * twice: size then pack) cost more than everything else together.  Track
+ * descriptors, rare, still go through protobuf-c.  Field numbers
+ * (protos/perfetto/trace/): TracePacket clock_snapshot 6, timestamp 8,
+ * trusted_packet_sequence_id 10, track_event 11, interned_data 12,
+ * sequence_flags 13, timestamp_clock_id 58, trace_packet_defaults 59;
+ * TracePacketDefaults timestamp_clock_id 58; ClockSnapshot clocks 1,
+ * primary_trace_clock 2; ClockSnapshot.Clock clock_id 1, timestamp 2,
+ * is_incremental 3, unit_multiplier_ns 4; TrackEvent debug_annotations 4,
+ * type 9, name_iid 10, track_uuid 11, name 23, counter_value 30,
+ * double_counter_value 44, flow_ids 47, terminating_flow_ids 48;
+ * DebugAnnotation name_iid 1, int_value 4, double_value 5, string_value 6,
+ * name 10, string_value_iid 17; InternedData event_names 2,
+ * debug_annotation_names 3, debug_annotation_string_values 29 (each {iid 1,
+ * name/str 2}). */
 
 static inline unsigned char *pv(unsigned char *p, uint64_t v)
 {
@@ -252,22 +219,148 @@ static int pf_reserve(pf_sink *s, size_t n)
 	return 0;
 }
 
-/* Frame and write one packet whose body (without the track event) is
- * timestamp + sequence id + flags, followed by the TrackEvent `te` (tn bytes)
- * and the InternedData `in` (inn bytes, 0 = none). */
+/* The first packet of the sequence: clears its incremental state, makes the
+ * incremental clock TL_CLOCK the default of every packet (TracePacketDefaults)
+ * and defines it (ClockSnapshot: TL_CLOCK and BOOTTIME both at 0, so a
+ * packet's time is the device's own ns; BOOTTIME named as the trace's clock). */
+static int pf_start(pf_sink *s)
+{
+	if (s->first_done)
+		return 0;
+	s->first_done = 1;
+	unsigned char clk[2][16], cs[64], pk[96], out[112];
+	unsigned char *c0 = clk[0], *c1 = clk[1], *q, *o;
+	c0 = ptag(c0, 1, 0); /* clock_id = BOOTTIME */
+	c0 = pv(c0, TL_BOOTTIME);
+	c0 = ptag(c0, 2, 0); /* timestamp */
+	c0 = pv(c0, 0);
+	c1 = ptag(c1, 1, 0); /* clock_id = TL_CLOCK */
+	c1 = pv(c1, TL_CLOCK);
+	c1 = ptag(c1, 2, 0); /* timestamp */
+	c1 = pv(c1, 0);
+	c1 = ptag(c1, 3, 0); /* is_incremental */
+	c1 = pv(c1, 1);
+	c1 = ptag(c1, 4, 0); /* unit_multiplier_ns */
+	c1 = pv(c1, 1);
+	q = pbytes(cs, 1, clk[0], (size_t)(c0 - clk[0]));
+	q = pbytes(q, 1, clk[1], (size_t)(c1 - clk[1]));
+	q = ptag(q, 2, 0); /* primary_trace_clock = BOOTTIME */
+	q = pv(q, TL_BOOTTIME);
+	o = ptag(pk, 10, 0);
+	o = pv(o, TL_SEQ);
+	o = ptag(o, 13, 0);
+	o = pv(o, 1); /* SEQ_INCREMENTAL_STATE_CLEARED */
+	unsigned char def[8], *d = ptag(def, 58, 0);
+	d = pv(d, TL_CLOCK);
+	o = pbytes(o, 59, def, (size_t)(d - def));
+	o = pbytes(o, 6, cs, (size_t)(q - cs));
+	unsigned char *f = pbytes(out, 1, pk, (size_t)(o - pk));
+	return pf_put(s, out, (size_t)(f - out));
+}
+
+/* One Trace.packet from protobuf-c: tag (field 1, wire type 2), length, the packed packet. */
+static int pf_emit(pf_sink *s, Perfetto__Protos__TracePacket *pk)
+{
+	int rc = pf_start(s);
+	if (rc)
+		return rc;
+	pk->optional_trusted_packet_sequence_id_case =
+		PERFETTO__PROTOS__TRACE_PACKET__OPTIONAL_TRUSTED_PACKET_SEQUENCE_ID_TRUSTED_PACKET_SEQUENCE_ID;
+	pk->trusted_packet_sequence_id = TL_SEQ;
+	/* Every packet after the TracePacketDefaults says it needs them
+	 * (trace_packet.proto, trace_packet_defaults). */
+	pk->has_sequence_flags = 1;
+	pk->sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
+	size_t n = protobuf_c_message_get_packed_size(&pk->base);
+	if (n + 16 > s->pack_cap) {
+		size_t cap = (n + 16) * 2;
+		unsigned char *p = realloc(s->pack, cap);
+		if (!p)
+			return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+		s->pack = p;
+		s->pack_cap = cap;
+	}
+	size_t h = 0;
+	s->pack[h++] = 0x0a;
+	uint64_t v = n;
+	while (v >= 0x80) {
+		s->pack[h++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	s->pack[h++] = (unsigned char)v;
+	protobuf_c_message_pack(&pk->base, s->pack + h);
+	return pf_put(s, s->pack, h + n);
+}
+
+static int pf_track(tl_sink *base, const tl_track *t)
+{
+	pf_sink *s = (pf_sink *)base;
+	Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+	Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+	td.has_uuid = 1;
+	td.uuid = t->uuid;
+	if (t->parent_uuid) {
+		td.has_parent_uuid = 1;
+		td.parent_uuid = t->parent_uuid;
+	}
+	if (t->kind == TL_TRACK_PROCESS) {
+		pd.has_pid = 1;
+		pd.pid = t->pid;
+		pd.process_name = (char *)t->name;
+		td.process = &pd;
+		td.has_child_ordering = 1;
+		td.child_ordering = PERFETTO__PROTOS__TRACK_DESCRIPTOR__CHILD_TRACKS_ORDERING__EXPLICIT;
+	} else {
+		td.static_or_dynamic_name_case = PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
+		td.name = (char *)t->name;
+		td.has_child_ordering = 1;
+		td.child_ordering = PERFETTO__PROTOS__TRACK_DESCRIPTOR__CHILD_TRACKS_ORDERING__EXPLICIT;
+		/* Lanes and sibling tracks may share a prefix; never let the UI merge them. */
+		td.has_sibling_merge_behavior = 1;
+		td.sibling_merge_behavior = PERFETTO__PROTOS__TRACK_DESCRIPTOR__SIBLING_MERGE_BEHAVIOR__SIBLING_MERGE_BEHAVIOR_NONE;
+	}
+	td.has_sibling_order_rank = 1;
+	td.sibling_order_rank = t->rank;
+	if (t->kind == TL_TRACK_COUNTER) {
+		if (t->unit)
+			cd.unit_name = (char *)t->unit;
+		td.counter = &cd;
+	}
+	pk.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+	pk.track_descriptor = &td;
+	return pf_emit(s, &pk);
+}
+
+/* Frame and write one packet: its timestamp (a delta of the incremental clock,
+ * or absolute on BOOTTIME when it goes back), sequence id and flags, the
+ * TrackEvent `te` (tn bytes) and the InternedData `in` (inn bytes, 0 = none). */
 static int pf_write_packet(pf_sink *s, int64_t ts, unsigned flags, const unsigned char *te, size_t tn,
 			   const unsigned char *in, size_t inn)
 {
+	if (!s->first_done) {
+		int rc = pf_start(s);
+		if (rc)
+			return rc;
+	}
 	unsigned char head[64];
 	unsigned char *h = head;
+	/* SEQ_NEEDS_INCREMENTAL_STATE on every packet after the defaults: "Requires
+	 * that any future packet emitted on the same sequence specifies the
+	 * SEQ_NEEDS_INCREMENTAL_STATE flag" (trace_packet.proto). */
+	flags |= 2;
 	h = ptag(h, 8, 0);
-	h = pv(h, (uint64_t)ts);
+	if (ts >= s->clock) {
+		h = pv(h, (uint64_t)(ts - s->clock));
+		s->clock = ts;
+	} else {
+		h = pv(h, (uint64_t)ts);
+		h = ptag(h, 58, 0);
+		h = pv(h, TL_BOOTTIME);
+	}
 	h = ptag(h, 10, 0);
 	h = pv(h, TL_SEQ);
-	if (!s->first_done) {
-		flags = 1; /* SEQ_INCREMENTAL_STATE_CLEARED */
-		s->first_done = 1;
-	}
 	if (flags) {
 		h = ptag(h, 13, 0);
 		h = pv(h, flags);
@@ -311,55 +404,339 @@ static int pf_write_packet(pf_sink *s, int64_t ts, unsigned flags, const unsigne
 	return rc;
 }
 
+/* ---- held-back slice ends ---- */
+
+/* a closes before b: earlier end; at the same end the later begin (inner slice) first */
+static inline int end_before(const pend_end *a, const pend_end *b)
+{
+	return a->end < b->end || (a->end == b->end && a->seq > b->seq);
+}
+
+static void heap_pop(pf_sink *s, pend_end *top)
+{
+	*top = s->heap[0];
+	pend_end last = s->heap[--s->nheap];
+	size_t i = 0, n = s->nheap;
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		const pend_end *best = &last;
+		if (l < n && end_before(&s->heap[l], best)) {
+			m = l;
+			best = &s->heap[l];
+		}
+		if (l + 1 < n && end_before(&s->heap[l + 1], best))
+			m = l + 1;
+		if (m == i)
+			break;
+		s->heap[i] = s->heap[m];
+		i = m;
+	}
+	if (n)
+		s->heap[i] = last;
+}
+
+static int heap_push(pf_sink *s, const pend_end *e)
+{
+	if (s->nheap == s->heap_cap) {
+		size_t cap = s->heap_cap ? s->heap_cap * 2 : 64;
+		pend_end *n = realloc(s->heap, cap * sizeof(*n));
+		if (!n)
+			return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+		s->heap = n;
+		s->heap_cap = cap;
+	}
+	size_t i = s->nheap++;
+	while (i && end_before(e, &s->heap[(i - 1) / 2])) {
+		s->heap[i] = s->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	s->heap[i] = *e;
+	return 0;
+}
+
+static open_slot *slot_find(pf_sink *s, uint64_t track)
+{
+	if (!s->slots_cap)
+		return NULL;
+	size_t j = (size_t)(track * 0x9e3779b97f4a7c15ull >> 32) & (s->slots_cap - 1);
+	while (s->slots[j].track) {
+		if (s->slots[j].track == track)
+			return &s->slots[j];
+		j = (j + 1) & (s->slots_cap - 1);
+	}
+	return NULL;
+}
+
+static open_slot *slot_get(pf_sink *s, uint64_t track)
+{
+	open_slot *o = slot_find(s, track);
+	if (o)
+		return o;
+	if ((s->nslots + 1) * 2 > s->slots_cap) {
+		size_t nc = s->slots_cap ? s->slots_cap * 2 : 64;
+		open_slot *n = calloc(nc, sizeof(*n));
+		if (!n)
+			return NULL;
+		for (size_t i = 0; i < s->slots_cap; i++) {
+			if (!s->slots[i].track)
+				continue;
+			size_t j = (size_t)(s->slots[i].track * 0x9e3779b97f4a7c15ull >> 32) & (nc - 1);
+			while (n[j].track)
+				j = (j + 1) & (nc - 1);
+			n[j] = s->slots[i];
+		}
+		free(s->slots);
+		s->slots = n;
+		s->slots_cap = nc;
+	}
+	size_t j = (size_t)(track * 0x9e3779b97f4a7c15ull >> 32) & (s->slots_cap - 1);
+	while (s->slots[j].track)
+		j = (j + 1) & (s->slots_cap - 1);
+	s->slots[j].track = track;
+	s->nslots++;
+	return &s->slots[j];
+}
+
+static int end_add_flow(pf_sink *s, pend_end *e, uint64_t id, int term);
+
+/* Move the late flows of a slot to the held end they belong to (a slice
+ * begun inside that one on the same track takes the slot over; rare). */
+static int slot_spill(pf_sink *s, open_slot *o)
+{
+	for (size_t i = 0; i < s->nheap; i++)
+		if (s->heap[i].seq == o->seq) {
+			for (uint32_t k = 0; k < o->n; k++)
+				if (end_add_flow(s, &s->heap[i], o->v[k].id, o->v[k].term))
+					return -1;
+			break;
+		}
+	o->n = 0;
+	return 0;
+}
+
+/* The held end `e` is due: it takes the flows attached late to its slice. */
+static int end_take_slot(pf_sink *s, pend_end *e)
+{
+	open_slot *o = slot_find(s, e->track);
+	if (o && o->seq == e->seq) {
+		for (uint32_t k = 0; k < o->n; k++)
+			if (end_add_flow(s, e, o->v[k].id, o->v[k].term))
+				return -1;
+		o->n = 0;
+		o->seq = 0;
+	}
+	return 0;
+}
+
+static int ends_flows(const pend_end *e)
+{
+	if (e->nterm)
+		return 1;
+	for (uint32_t i = 0; i < e->nmore; i++)
+		if (e->more[i].term)
+			return 1;
+	return 0;
+}
+
+static int write_end(pf_sink *s, pend_end *e)
+{
+	unsigned char ee[32 + 9 * TL_END_FLOWS], *q = ee, *big = NULL;
+	if (e->nmore) {
+		big = malloc(32 + 9 * ((size_t)TL_END_FLOWS + e->nmore));
+		if (!big) {
+			free(e->more);
+			e->more = NULL;
+			return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+		}
+		q = big;
+	}
+	unsigned char *b0 = q;
+	q = ptag(q, 11, 0);
+	q = pv(q, e->track);
+	q = ptag(q, 9, 0);
+	*q++ = 2; /* TYPE_SLICE_END */
+	for (uint32_t i = 0; i < e->nflow; i++)
+		q = pfixed64(q, 47, e->flow[i]);
+	for (uint32_t i = 0; i < e->nmore; i++)
+		if (!e->more[i].term)
+			q = pfixed64(q, 47, e->more[i].id);
+	for (uint32_t i = 0; i < e->nterm; i++)
+		q = pfixed64(q, 48, e->flow[TL_END_FLOWS - 1 - i]);
+	for (uint32_t i = 0; i < e->nmore; i++)
+		if (e->more[i].term)
+			q = pfixed64(q, 48, e->more[i].id);
+	int rc = pf_write_packet(s, e->end, 0, b0, (size_t)(q - b0), NULL, 0);
+	free(big);
+	free(e->more);
+	e->more = NULL;
+	return rc;
+}
+
+/* Attach flow `id` to a held end (see pend_end.flow). */
+static int end_add_flow(pf_sink *s, pend_end *e, uint64_t id, int term)
+{
+	if (e->nflow + e->nterm < TL_END_FLOWS) {
+		if (term)
+			e->flow[TL_END_FLOWS - 1 - e->nterm++] = id;
+		else
+			e->flow[e->nflow++] = id;
+		return 0;
+	}
+	if (e->nmore == e->cmore) {
+		uint32_t nc = e->cmore ? e->cmore * 2 : 4;
+		struct fl_more *m = realloc(e->more, nc * sizeof(*m));
+		if (!m)
+			return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+		e->more = m;
+		e->cmore = nc;
+	}
+	e->more[e->nmore].id = id;
+	e->more[e->nmore++].term = term;
+	return 0;
+}
+
+/* Write the held-back ends up to time t (all of them for INT64_MAX).  Ends at
+ * one time go out with those that start flows before those that end flows,
+ * so a flow's start is always read before its end. */
+static int release(pf_sink *s, int64_t t)
+{
+	while (s->nheap && s->heap[0].end <= t) {
+		pend_end batch[32];
+		size_t nb = 0;
+		int64_t at = s->heap[0].end;
+		int rc = 0;
+		unsigned char term[32];
+		while (s->nheap && s->heap[0].end == at && nb < 32) {
+			heap_pop(s, &batch[nb]);
+			if (!rc)
+				rc = end_take_slot(s, &batch[nb]);
+			term[nb] = (unsigned char)ends_flows(&batch[nb]);
+			nb++;
+		}
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < nb; i++)
+				if (term[i] == pass && !rc)
+					rc = write_end(s, &batch[i]);
+		if (rc) {
+			for (size_t i = 0; i < nb; i++)
+				free(batch[i].more);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* Before a packet at time t on `track` (0 = a counter: never has ends): the
+ * ends due by then.  When t goes back in time and the track still has an open
+ * slice, every held end first, so each track's packets stay in its own order
+ * (the windowed counters go back in time on their own tracks, and stay cheap). */
+static int advance_to(pf_sink *s, int64_t t, uint64_t track)
+{
+	if (!s->nheap)
+		return 0;
+	if (t < s->clock && track) {
+		for (size_t i = 0; i < s->nheap; i++)
+			if (s->heap[i].track == track)
+				return release(s, INT64_MAX);
+	}
+	return release(s, t);
+}
+
+static int pf_flow(tl_sink *base, uint64_t track, uint64_t id, int terminating)
+{
+	pf_sink *s = (pf_sink *)base;
+	open_slot *o = slot_find(s, track);
+	if (!o || !o->seq)
+		return 0;
+	if (o->n == o->cap) {
+		uint32_t nc = o->cap ? o->cap * 2 : 4;
+		struct fl_more *v = realloc(o->v, nc * sizeof(*v));
+		if (!v)
+			return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+		o->v = v;
+		o->cap = nc;
+	}
+	o->v[o->n].id = id;
+	o->v[o->n++].term = terminating;
+	return 1;
+}
+
+/* ---- track events ---- */
+
+static uint64_t intern(pf_sink *s, tl_intern *t, const char *str, int *fresh)
+{
+	return s->base.stable_strings ? nxp__tl_intern_stable(t, str, fresh) : nxp__tl_intern(t, str, fresh);
+}
+
 static int pf_event(tl_sink *base, const tl_event *e)
 {
 	pf_sink *s = (pf_sink *)base;
+	int rc = advance_to(s, e->ts, e->track);
+	if (rc)
+		return rc;
 	size_t nargs = e->nargs < TL_MAX_ARGS ? e->nargs : TL_MAX_ARGS;
-	/* Bound of both messages: fixed overhead per field plus the strings. */
-	size_t need = 64 + strlen(e->name ? e->name : "") * 2 + 24 * (e->nflow_out + e->nflow_in);
+	int fresh, uses_iid = 0;
+	/* Pass 1: interning, and the size bound of what is written inline or
+	 * defined (strlen only of those). */
+	uint64_t niid = 0, aid[TL_MAX_ARGS], sid[TL_MAX_ARGS];
+	unsigned char afresh[TL_MAX_ARGS], sfresh[TL_MAX_ARGS];
+	int nfresh = 0;
+	size_t need = 96 + 9 * (e->nflow_out + e->nflow_in);
+	if (e->name) {
+		niid = intern(s, &s->names, e->name, &fresh);
+		nfresh = fresh;
+		if (!niid || fresh)
+			need += 2 * strlen(e->name);
+	}
 	for (size_t i = 0; i < nargs; i++) {
-		need += 64 + strlen(e->args[i].name) * 2;
-		if (e->args[i].type == TL_ARG_STRING && e->args[i].s)
-			need += strlen(e->args[i].s) * 2;
+		const tl_arg *a = &e->args[i];
+		aid[i] = intern(s, &s->arg_names, a->name, &fresh);
+		afresh[i] = (unsigned char)fresh;
+		if (!aid[i] || fresh)
+			need += 2 * strlen(a->name);
+		need += 48;
+		sid[i] = 0;
+		sfresh[i] = 0;
+		if (a->type == TL_ARG_STRING) {
+			const char *v = a->s ? a->s : "";
+			sid[i] = intern(s, &s->strings, v, &fresh);
+			sfresh[i] = (unsigned char)fresh;
+			if (!sid[i] || fresh)
+				need += 2 * strlen(v);
+		}
 	}
 	if (pf_reserve(s, need * 2))
 		return -1;
 	unsigned char *te0 = s->pack, *t = te0;
 	unsigned char *in0 = s->pack + need, *in = in0;
-	int fresh, uses_iid = 0;
 
 	t = ptag(t, 11, 0);
 	t = pv(t, e->track);
 	t = ptag(t, 9, 0);
 	*t++ = e->dur < 0 ? 3 : 1; /* TYPE_INSTANT : TYPE_SLICE_BEGIN */
 	if (e->name) {
-		uint64_t iid = nxp__tl_intern(&s->names, e->name, &fresh);
-		if (iid) {
+		if (niid) {
 			uses_iid = 1;
 			t = ptag(t, 10, 0);
-			t = pv(t, iid);
-			if (fresh)
-				in = pinterned(in, 2, iid, e->name, strlen(e->name));
+			t = pv(t, niid);
+			if (nfresh)
+				in = pinterned(in, 2, niid, e->name, strlen(e->name));
 		} else {
 			t = pbytes(t, 23, e->name, strlen(e->name));
 		}
 	}
 	/* Annotations: names interned (few), string values interned (capped). */
-	unsigned char astr[TL_MAX_ARGS];
-	uint64_t asid[TL_MAX_ARGS];
 	for (size_t i = 0; i < nargs; i++) {
 		const tl_arg *a = &e->args[i];
 		unsigned char da[64 + 16], *d = da;
 		const char *sv = NULL;
 		size_t svn = 0;
-		astr[i] = 0;
-		uint64_t aid = nxp__tl_intern(&s->arg_names, a->name, &fresh);
-		if (aid) {
+		if (aid[i]) {
 			uses_iid = 1;
 			d = ptag(d, 1, 0);
-			d = pv(d, aid);
-			if (fresh)
-				in = pinterned(in, 3, aid, a->name, strlen(a->name));
+			d = pv(d, aid[i]);
+			if (afresh[i])
+				in = pinterned(in, 3, aid[i], a->name, strlen(a->name));
 		}
 		switch (a->type) {
 		case TL_ARG_INT:
@@ -369,62 +746,77 @@ static int pf_event(tl_sink *base, const tl_event *e)
 		case TL_ARG_DOUBLE:
 			d = pdouble(d, 5, a->d);
 			break;
-		default: {
-			const char *v = a->s ? a->s : "";
-			uint64_t sid = nxp__tl_intern(&s->strings, v, &fresh);
-			if (sid) {
+		default:
+			if (sid[i]) {
 				uses_iid = 1;
 				d = ptag(d, 17, 0);
-				d = pv(d, sid);
-				if (fresh) {
-					astr[i] = 1;
-					asid[i] = sid;
-				}
+				d = pv(d, sid[i]);
 			} else {
-				sv = v;
-				svn = strlen(v);
+				sv = a->s ? a->s : "";
+				svn = strlen(sv);
 			}
 			break;
 		}
-		}
 		/* The annotation: its name inline when not interned, the value inline
 		 * when not interned (both can be long: written straight into t). */
-		size_t nn = aid ? 0 : strlen(a->name);
-		size_t dlen = (size_t)(d - da) + (aid ? 0 : 1 + vlen(nn) + nn) + (sv ? 1 + vlen(svn) + svn : 0);
+		size_t nn = aid[i] ? 0 : strlen(a->name);
+		size_t dlen = (size_t)(d - da) + (aid[i] ? 0 : 1 + vlen(nn) + nn) + (sv ? 1 + vlen(svn) + svn : 0);
 		t = ptag(t, 4, 2);
 		t = pv(t, dlen);
 		memcpy(t, da, (size_t)(d - da));
 		t += d - da;
-		if (!aid)
+		if (!aid[i])
 			t = pbytes(t, 10, a->name, nn);
 		if (sv)
 			t = pbytes(t, 6, sv, svn);
 	}
 	for (size_t i = 0; i < nargs; i++)
-		if (astr[i]) {
+		if (sfresh[i]) {
 			const char *v = e->args[i].s ? e->args[i].s : "";
-			in = pinterned(in, 29, asid[i], v, strlen(v));
+			in = pinterned(in, 29, sid[i], v, strlen(v));
 		}
-	for (size_t i = 0; i < e->nflow_out; i++)
-		t = pfixed64(t, 47, e->flow_out[i]);
-	for (size_t i = 0; i < e->nflow_in; i++)
-		t = pfixed64(t, 48, e->flow_in[i]);
-	int rc = pf_write_packet(s, e->ts, uses_iid ? 2u : 0u, te0, (size_t)(t - te0), in0, (size_t)(in - in0));
+	/* Flows: on an instant itself; on a slice's end packet, except those that
+	 * do not fit there (written on the begin). */
+	pend_end pe;
+	memset(&pe, 0, sizeof(pe));
+	for (size_t i = 0; i < e->nflow_out; i++) {
+		if (e->dur >= 0 && pe.nflow + pe.nterm < TL_END_FLOWS && !base->flows_on_begin)
+			pe.flow[pe.nflow++] = e->flow_out[i];
+		else
+			t = pfixed64(t, 47, e->flow_out[i]);
+	}
+	for (size_t i = 0; i < e->nflow_in; i++) {
+		if (e->dur >= 0 && pe.nflow + pe.nterm < TL_END_FLOWS && !base->flows_on_begin) {
+			pe.flow[TL_END_FLOWS - 1 - pe.nterm++] = e->flow_in[i];
+		} else {
+			t = pfixed64(t, 48, e->flow_in[i]);
+		}
+	}
+	rc = pf_write_packet(s, e->ts, uses_iid ? 2u : 0u, te0, (size_t)(t - te0), in0, (size_t)(in - in0));
 	if (rc || e->dur < 0)
 		return rc;
-
-	/* The end: same track, no name (Perfetto pairs it with the open slice). */
-	unsigned char ee[24], *q = ee;
-	q = ptag(q, 11, 0);
-	q = pv(q, e->track);
-	q = ptag(q, 9, 0);
-	*q++ = 2; /* TYPE_SLICE_END */
-	return pf_write_packet(s, e->ts + e->dur, 0, ee, (size_t)(q - ee), NULL, 0);
+	/* The end: same track, no name (Perfetto pairs it with the open slice),
+	 * held back until the stream's time reaches it. */
+	pe.end = e->ts + e->dur;
+	pe.seq = ++s->seq;
+	pe.track = e->track;
+	if (base->flow) {
+		open_slot *o = slot_get(s, e->track);
+		if (!o)
+			return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+		if (o->n && slot_spill(s, o))
+			return -1;
+		o->seq = pe.seq;
+	}
+	return heap_push(s, &pe);
 }
 
 static int pf_counter(tl_sink *base, uint64_t track, int64_t ts, double value)
 {
 	pf_sink *s = (pf_sink *)base;
+	int rc = advance_to(s, ts, 0);
+	if (rc)
+		return rc;
 	unsigned char te[40], *q = te;
 	q = ptag(q, 11, 0);
 	q = pv(q, track);
@@ -443,7 +835,11 @@ static int pf_counter(tl_sink *base, uint64_t track, int64_t ts, double value)
 static int pf_finish(tl_sink *base, int64_t *bytes)
 {
 	pf_sink *s = (pf_sink *)base;
-	int rc = pf_flush(s);
+	int rc = pf_start(s);
+	if (!rc)
+		rc = release(s, INT64_MAX);
+	if (!rc)
+		rc = pf_flush(s);
 	if (rc)
 		return rc;
 	int fd = s->fd;
@@ -466,9 +862,14 @@ static void pf_destroy(tl_sink *base)
 	nxp__tl_intern_free(&s->strings);
 	free(s->buf);
 	free(s->pack);
+	for (size_t i = 0; i < s->nheap; i++)
+		free(s->heap[i].more);
+	free(s->heap);
+	for (size_t i = 0; i < s->slots_cap; i++)
+		free(s->slots[i].v);
+	free(s->slots);
 	free(s);
 }
-
 int nxp__perfetto_sink_open(tl_sink **out, int fd, nxp_status *st)
 {
 	pf_sink *s = calloc(1, sizeof(*s));
@@ -483,6 +884,7 @@ int nxp__perfetto_sink_open(tl_sink **out, int fd, nxp_status *st)
 	s->base.track = pf_track;
 	s->base.event = pf_event;
 	s->base.counter = pf_counter;
+	s->base.flow = pf_flow;
 	s->base.finish = pf_finish;
 	s->base.destroy = pf_destroy;
 	s->base.st = st;

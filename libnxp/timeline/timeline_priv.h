@@ -62,6 +62,12 @@ struct tl_sink {
 	int (*event)(tl_sink *s, const tl_event *e);
 	/* A counter value. */
 	int (*counter)(tl_sink *s, uint64_t track, int64_t ts, double value);
+	/* Attach flow `id` to the slice still open on `track` (the most recent one
+	 * whose end is not written yet): it leaves that slice (terminating = 0) or
+	 * ends there (1).  Returns 1 when attached, 0 when the track has no open
+	 * slice any more (nothing written), a negative nxp_error on failure.  NULL
+	 * in a sink that cannot attach late. */
+	int (*flow)(tl_sink *s, uint64_t track, uint64_t id, int terminating);
 	/* Flush and close the output (after which *bytes is the file size). */
 	int (*finish)(tl_sink *s, int64_t *bytes);
 	/* Release (after finish, or on an error: closes whatever is open). */
@@ -74,6 +80,15 @@ struct tl_sink {
 	 * one (or to a device execution) that may end before its source ends
 	 * (nrt_execute around its execution), so their begins must carry them. */
 	int flows_on_begin;
+	/* Set by the caller before event(): nonzero when the event's name and
+	 * every arg's name and string value stay valid and unchanged for the whole
+	 * export (string literals, NEFF strings), so a sink may intern them by
+	 * pointer without reading the text.  0 (the default) = no such promise. */
+	int stable_strings;
+	/* The last flow id taken: whoever writes flows into this sink takes the
+	 * next one (++next_flow_id), so ids stay unique when several writers
+	 * share one file. */
+	uint64_t next_flow_id;
 };
 
 /* Open a sink writing to the open file descriptor `fd` (the sink owns it). */
@@ -96,6 +111,10 @@ typedef struct tl_intern {
 	/* Front cache by the caller's pointer (verified by content, so a reused
 	 * buffer is safe): most lookups are the same few static strings. */
 	struct { const char *ptr; const char *key; uint64_t id; } front[256];
+	/* nxp__tl_intern_stable(): pointer -> id (open addressing, 0 = empty) */
+	const char **sptr;
+	uint64_t *sid;
+	size_t scap, scount;
 } tl_intern;
 
 void nxp__tl_intern_init(tl_intern *t, size_t max);
@@ -104,6 +123,9 @@ void nxp__tl_intern_free(tl_intern *t);
  * definition), 0 when known.  Returns 0 when the table is full (write the
  * string inline) or on allocation failure. */
 uint64_t nxp__tl_intern(tl_intern *t, const char *s, int *fresh);
+/* As nxp__tl_intern() for a string whose pointer stays valid and unchanged for
+ * the table's life: known pointers are found without reading the text. */
+uint64_t nxp__tl_intern_stable(tl_intern *t, const char *s, int *fresh);
 uint64_t nxp__tl_hash(const void *p, size_t n, uint64_t h);
 
 #define TL_FNV_OFFSET 0xcbf29ce484222325ull

@@ -29,6 +29,8 @@ void nxp__tl_intern_free(tl_intern *t)
 	free(t->keys);
 	free(t->hashes);
 	free(t->ids);
+	free(t->sptr);
+	free(t->sid);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -116,4 +118,61 @@ static uint64_t intern_slow(tl_intern *t, const char *s, int *fresh, const char 
 	*fresh = 1;
 	*key = copy;
 	return t->ids[j];
+}
+
+/* ---- interning by pointer (strings that stay put) ---- */
+
+static size_t ptr_slot(const char *p, size_t cap)
+{
+	return (size_t)(((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+}
+
+uint64_t nxp__tl_intern_stable(tl_intern *t, const char *s, int *fresh)
+{
+	if (t->scap) {
+		size_t j = ptr_slot(s, t->scap);
+		while (t->sptr[j]) {
+			if (t->sptr[j] == s) {
+				*fresh = 0;
+				return t->sid[j];
+			}
+			j = (j + 1) & (t->scap - 1);
+		}
+	}
+	/* A pointer not seen yet: by content (another pointer may hold the same
+	 * text), then remembered by pointer. */
+	uint64_t id = nxp__tl_intern(t, s, fresh);
+	if (!id || t->scount >= t->max)
+		return id;
+	if ((t->scount + 1) * 2 > t->scap) {
+		size_t ncap = t->scap ? t->scap * 2 : 64;
+		const char **np = calloc(ncap, sizeof(*np));
+		uint64_t *ni = calloc(ncap, sizeof(*ni));
+		if (!np || !ni) {
+			free(np);
+			free(ni);
+			return id; /* still a valid id, just not remembered by pointer */
+		}
+		for (size_t i = 0; i < t->scap; i++) {
+			if (!t->sptr[i])
+				continue;
+			size_t j = ptr_slot(t->sptr[i], ncap);
+			while (np[j])
+				j = (j + 1) & (ncap - 1);
+			np[j] = t->sptr[i];
+			ni[j] = t->sid[i];
+		}
+		free(t->sptr);
+		free(t->sid);
+		t->sptr = np;
+		t->sid = ni;
+		t->scap = ncap;
+	}
+	size_t j = ptr_slot(s, t->scap);
+	while (t->sptr[j])
+		j = (j + 1) & (t->scap - 1);
+	t->sptr[j] = s;
+	t->sid[j] = id;
+	t->scount++;
+	return id;
 }
