@@ -289,7 +289,8 @@ int main(int argc, char **argv)
 					if (rn.parts.cpu[j] > maxp)
 						maxp = rn.parts.cpu[j];
 				}
-				printf(" merge (caller) %.3f; sum %.3f\n", rn.parts.merge_cpu, sum);
+				printf(" merge (caller) %.3f; sum %.3f%s\n", rn.parts.merge_cpu, sum,
+				       rn.parts.fallback ? " (then REDONE on one thread: the figures above are not a parallel run)" : "");
 				const int cores = threads > 0 ? threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
 				double crit = r1.open_cpu_seconds + maxp;
 				double critn = r1.open_cpu_seconds + (sum / cores > maxp ? sum / cores : maxp);

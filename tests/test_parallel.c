@@ -14,6 +14,7 @@
 #include "ntff_fixture.h"
 #include "ntff_layout.h"
 #include "pool.h"
+#include "summary_priv.h"
 #include "testutil.h"
 
 #include <pthread.h>
@@ -128,6 +129,21 @@ static void check_profile(nxp_profile *p, const char *label, int want_dma, int w
 		same(ref, s, label, thread_counts[k]);
 		nxp_summary_close(s);
 	}
+	/* The figures above came from the parallel pass itself, not from its
+	 * one-thread fallback: 2 instruction groups (or 1), DMA groups, the DMA
+	 * accumulator and the other tables ran, and nothing was redone. */
+	nxp__summary_parts parts;
+	nxp_summary_options o;
+	nxp_summary_options_init(&o);
+	o.threads = 2;
+	nxp_summary *s = NULL;
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_int_eq(nxp__profile_summarize_parts(p, &o, &s, &st, &parts), NXP_OK);
+	ck_assert_msg(parts.n >= 4 && !parts.fallback, "%s: parallel pass parts %d, fallback %d", label, parts.n,
+		      parts.fallback);
+	same(ref, s, label, 2);
+	nxp_summary_close(s);
 	nxp_summary_close(ref);
 }
 

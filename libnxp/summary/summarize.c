@@ -1582,6 +1582,8 @@ static int summarize(nxp_profile *p, const nxp_hardware *hw_in, int32_t threads,
 		goto out;
 
 	rc = nth > 1 ? parallel_pass(ps, &md, hwp, nth, parts) : 1;
+	if (nth > 1 && rc == 1 && parts)
+		parts->fallback = 1;
 	ps->st = st;
 	if (rc == 1) { /* the one-thread pass */
 		rc = main_loop(ps);

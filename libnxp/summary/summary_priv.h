@@ -181,6 +181,7 @@ typedef struct nxp__summary_parts {
 	char name[NXP_SUMMARY_PARTS_MAX][24];
 	double cpu[NXP_SUMMARY_PARTS_MAX];
 	double merge_cpu;
+	int fallback; /* the parallel pass ran, then the one-thread pass had to redo it */
 } nxp__summary_parts;
 
 /* nxp_profile_summarize_opts() that also reports the parts' CPU (parts may be NULL). */
