@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Timeline export benchmark: export one profile as a Perfetto trace and as
- * Chrome JSON and report NTFF input MB/s, events/s, bytes per event, output size
+/* Timeline export benchmark: export one profile as a Perfetto trace (with and
+ * without flow arrows) and as Chrome JSON and report NTFF input MB/s, events/s, bytes per event, output size
  * relative to the NTFF, and peak RSS (each format in its own child process, so
  * the RSS figures are independent).
  *
@@ -28,7 +28,7 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int run(const char *neff, const char *ntff, const char *out, int format)
+static int run(const char *neff, const char *ntff, const char *out, int format, int flows)
 {
 	nxp_status st;
 	nxp_status_init(&st);
@@ -42,6 +42,7 @@ static int run(const char *neff, const char *ntff, const char *out, int format)
 	o.format = format;
 	o.overwrite = 1;
 	o.gzip = 0;
+	o.device_flows = flows;
 	nxp_timeline_stats ts;
 	memset(&ts, 0, sizeof(ts));
 	ts.struct_size = sizeof(ts);
@@ -57,10 +58,10 @@ static int run(const char *neff, const char *ntff, const char *out, int format)
 	double in = stat(ntff, &sb) == 0 ? (double)sb.st_size : 0;
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	printf("%-12s %8.3f s CPU  %8.1f MB/s NTFF  %10.0f events/s  %6.1f B/event  out %.2fx NTFF  peak RSS %ld MiB\n",
-	       format == NXP_TIMELINE_PERFETTO ? "perfetto" : "chrome-json", dt, in / dt / 1e6,
+	printf("%-19s %8.3f s CPU  %8.1f MB/s NTFF  %10.0f events/s  %6.1f B/event  out %.2fx NTFF  %7lld flows  peak RSS %ld MiB\n",
+	       format == NXP_TIMELINE_PERFETTO ? (flows ? "perfetto" : "perfetto --no-flows") : "chrome-json", dt, in / dt / 1e6,
 	       (double)ts.events / dt, ts.events ? (double)ts.bytes / (double)ts.events : 0.0,
-	       in > 0 ? (double)ts.bytes / in : 0.0, ru.ru_maxrss / 1024);
+	       in > 0 ? (double)ts.bytes / in : 0.0, (long long)ts.flows, ru.ru_maxrss / 1024);
 	unlink(out);
 	fflush(stdout);
 	return 0;
@@ -84,13 +85,14 @@ int main(int argc, char **argv)
 	struct stat sb;
 	if (stat(paths[1], &sb) == 0)
 		printf("input %s: %.1f MB\n", paths[1], (double)sb.st_size / 1e6);
-	for (int f = 0; f < 2; f++) {
+	/* 0: Perfetto with flow arrows (the default), 1: without, 2: Chrome JSON */
+	for (int f = 0; f < 3; f++) {
 		char out[4096];
-		snprintf(out, sizeof(out), "%s/bench_timeline_%d.%s", dir, (int)getpid(), f ? "json" : "pftrace");
+		snprintf(out, sizeof(out), "%s/bench_timeline_%d.%s", dir, (int)getpid(), f == 2 ? "json" : "pftrace");
 		fflush(stdout);
 		pid_t pid = fork();
 		if (pid == 0)
-			_exit(run(paths[0], paths[1], out, f ? NXP_TIMELINE_CHROME_JSON : NXP_TIMELINE_PERFETTO));
+			_exit(run(paths[0], paths[1], out, f == 2 ? NXP_TIMELINE_CHROME_JSON : NXP_TIMELINE_PERFETTO, f == 0));
 		int status = 0;
 		if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 			return 1;

@@ -262,6 +262,57 @@ START_TEST(test_options)
 }
 END_TEST
 
+/* Flow arrows: on by default for a whole-profile Perfetto export, counted in
+ * stats.flows; off with device_flows = 0, with a filter, in Chrome JSON; an
+ * options struct of the first published size gets the default (on). */
+START_TEST(test_flows)
+{
+	char path[512];
+	nxp_timeline_options o;
+	nxp_timeline_stats ts, ts0;
+	nxp_status st;
+	nxp_status_init(&st);
+	memset(&ts, 0, sizeof(ts));
+	ts.struct_size = sizeof(ts);
+	ts0 = ts;
+	nxp_timeline_options_init(&o);
+	ck_assert_int_eq(o.device_flows, 1);
+	snprintf(path, sizeof(path), "%s/flows.pftrace", dir);
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, &o, &ts, &st), 0);
+	ck_assert_int_gt(ts.flows, 0);
+
+	o.device_flows = 0;
+	o.overwrite = 1;
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, &o, &ts0, &st), 0);
+	ck_assert_int_eq(ts0.flows, 0);
+	ck_assert_int_eq(ts0.events, ts.events); /* the same slices and counters */
+	/* each flow: a start and an end id, 9 bytes each */
+	ck_assert_int_ge(ts.bytes - ts0.bytes, ts.flows * 18);
+
+	nxp_timeline_options_init(&o);
+	o.overwrite = 1;
+	o.engine = NXP_ENGINE_TENSOR;
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, &o, &ts0, &st), 0);
+	ck_assert_int_eq(ts0.flows, 0);
+
+	nxp_timeline_options_init(&o);
+	o.overwrite = 1;
+	o.format = NXP_TIMELINE_CHROME_JSON;
+	snprintf(path, sizeof(path), "%s/flows.json", dir);
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, &o, &ts0, &st), 0);
+	ck_assert_int_eq(ts0.flows, 0);
+
+	/* a caller built against the first 0.2 options (no device_flows) */
+	nxp_timeline_options_init(&o);
+	o.overwrite = 1;
+	o.struct_size = NXP_TIMELINE_OPTIONS_SIZE_V0_2;
+	o.device_flows = 0; /* beyond struct_size: must not be read */
+	snprintf(path, sizeof(path), "%s/flows2.pftrace", dir);
+	ck_assert_int_eq(nxp_profile_export_timeline(prof, path, &o, &ts0, &st), 0);
+	ck_assert_int_eq(ts0.flows, ts.flows);
+}
+END_TEST
+
 START_TEST(test_capture_misuse)
 {
 	nxp_status st;
@@ -299,6 +350,7 @@ int main(void)
 	tcase_add_test(tc, test_files);
 	tcase_add_test(tc, test_chrome_counts);
 	tcase_add_test(tc, test_options);
+	tcase_add_test(tc, test_flows);
 	tcase_add_test(tc, test_capture_misuse);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

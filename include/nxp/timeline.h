@@ -67,6 +67,13 @@ typedef struct nxp_timeline_options {
 						 NULL = "worker_gid,lnc_idx,thread_id" */
 	int32_t combined;          /**< nonzero: also write combined_profile.pftrace (device
 					activity on host time, see nxp_capture_export_timeline) */
+	int32_t device_flows;      /**< Perfetto device traces of a whole profile (no start_ts,
+					end_ts, engine or execution filter): nonzero (the default)
+					= flow arrows from each instruction or DMA transfer that
+					released a semaphore to the instruction that waited on it
+					(the Flow table's semaphore_signal / dma_completion edges
+					joined with semaphore_wait); 0 = none, which roughly halves
+					the export's CPU time (doc/performance.md).  Since 0.2. */
 } nxp_timeline_options;
 
 static inline void nxp_timeline_options_init(nxp_timeline_options *o)
@@ -84,6 +91,7 @@ static inline void nxp_timeline_options_init(nxp_timeline_options *o)
 	o->system_primary_group = 0;
 	o->system_secondary_group = 0;
 	o->combined = 0;
+	o->device_flows = 1;
 }
 
 /** What an export wrote. */
@@ -98,8 +106,10 @@ typedef struct nxp_timeline_stats {
 	int64_t bad_records;  /**< records the cursors skipped as damaged */
 	int64_t input_bytes;  /**< NTFF bytes read by the cursors */
 	int64_t skipped_sections; /**< NTFF sections the cursors skipped (bad CRC, unknown kind) */
-	int64_t flows;        /**< capture export: flow arrows written (system flow_id links, and
-				   nrt_execute -> device execution in the combined file) */
+	int64_t flows;        /**< flow arrows written: a device profile's semaphore arrows
+				   (nxp_timeline_options.device_flows); capture export: system
+				   flow_id links, and nrt_execute -> device execution in the
+				   combined file */
 	int64_t unplaced_profiles; /**< capture export with `combined`: device profiles left out of
 					the combined file (no timestamp_sync_point for their core) */
 } nxp_timeline_stats;

@@ -1001,7 +1001,7 @@ static int run(dt *d)
 	}
 	/* Flows: for the whole profile only (a filter would leave out one end of
 	 * some), and in a sink that attaches them to open slices. */
-	if (d->sink->flow && d->o.start_ts == INT64_MIN && d->o.end_ts == INT64_MAX && d->o.engine < 0 &&
+	if (d->o.device_flows && d->sink->flow && d->o.start_ts == INT64_MIN && d->o.end_ts == INT64_MAX && d->o.engine < 0 &&
 	    d->o.execution < 0 && flows_init(d))
 		goto fail;
 	for (;;) {
@@ -1057,6 +1057,7 @@ out:
 		}
 		nxp_cursor_close(s[t].c);
 	}
+	d->stats.flows += d->fl.flows;
 	flows_free(d);
 	return rc;
 }
