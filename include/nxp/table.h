@@ -92,7 +92,8 @@ typedef struct nxp_parquet_options {
 	size_t struct_size;             /**< sizeof(nxp_parquet_options) */
 	int32_t codec;                  /**< nxp_parquet_codec */
 	int32_t level;                  /**< codec level, 0 = the codec's default */
-	int64_t row_group_bytes;        /**< a row group ends once its encoded data reach this; 0 = 64 MiB */
+	int64_t row_group_bytes;        /**< a row group ends once its encoded data reach this, or at
+					     2^20 rows; 0 = 64 MiB */
 	int32_t overwrite;              /**< nonzero: replace an existing file; 0: NXP_E_INVAL if it exists */
 	const char *const *key_values;  /**< NULL-terminated key, value, key, value, ... added to the
 					     file's key-value metadata; NULL = none */
