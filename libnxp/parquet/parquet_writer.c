@@ -59,11 +59,15 @@ typedef struct pq_dict {
 
 /* A column chunk's dictionary of numbers (INT32, INT64, FLOAT, DOUBLE), keyed
  * by their bits (so -0.0 and 0.0, and NaNs, stay distinct and exact). */
+typedef struct pq_islot {
+	int64_t key;      /* the value's bits */
+	int32_t id;       /* entry id, or -1: free */
+} pq_islot;
+
 typedef struct pq_idict {
 	pq_buf plain;     /* the dictionary page: PLAIN values */
 	uint32_t count;
-	int64_t *key;     /* slot -> value */
-	int32_t *slots;   /* slot -> entry id or -1 */
+	pq_islot *slots;  /* open addressing, key and id side by side (one cache line a probe) */
 	uint32_t mask;
 } pq_idict;
 
@@ -248,8 +252,8 @@ static void idict_clear(pq_idict *d)
 {
 	d->plain.n = 0;
 	d->count = 0;
-	if (d->slots)
-		memset(d->slots, 0xff, ((size_t)d->mask + 1) * sizeof(*d->slots));
+	for (uint32_t i = 0; d->slots && i <= d->mask; i++)
+		d->slots[i].id = -1;
 }
 
 static inline uint32_t int_hash(int64_t x, uint32_t mask)
@@ -260,27 +264,21 @@ static inline uint32_t int_hash(int64_t x, uint32_t mask)
 
 static int idict_rehash(pq_idict *d, uint32_t nslots)
 {
-	int32_t *s = malloc((size_t)nslots * sizeof(*s));
-	int64_t *k = malloc((size_t)nslots * sizeof(*k));
-	if (!s || !k) {
-		free(s);
-		free(k);
+	pq_islot *s = malloc((size_t)nslots * sizeof(*s));
+	if (!s)
 		return -1;
-	}
-	memset(s, 0xff, (size_t)nslots * sizeof(*s));
+	for (uint32_t i = 0; i < nslots; i++)
+		s[i] = (pq_islot){0, -1};
 	for (uint32_t i = 0; d->slots && i <= d->mask; i++) {
-		if (d->slots[i] < 0)
+		if (d->slots[i].id < 0)
 			continue;
-		uint32_t j = int_hash(d->key[i], nslots - 1);
-		while (s[j] >= 0)
+		uint32_t j = int_hash(d->slots[i].key, nslots - 1);
+		while (s[j].id >= 0)
 			j = (j + 1) & (nslots - 1);
 		s[j] = d->slots[i];
-		k[j] = d->key[i];
 	}
 	free(d->slots);
-	free(d->key);
 	d->slots = s;
-	d->key = k;
 	d->mask = nslots - 1;
 	return 0;
 }
@@ -296,6 +294,8 @@ static int idict_map(pq_idict *d, const void *vals, size_t n, int w4, uint32_t m
 	const uint8_t *v = vals;
 	int64_t last = 0;
 	int32_t last_id = -1;
+	pq_islot *slots = d->slots; /* locals: the ids stores cannot alias them */
+	uint32_t mask = d->mask;
 	for (size_t i = 0; i < n; i++) {
 		int64_t x; /* the value's bits (memcpy: the page may hold floats) */
 		if (w4) {
@@ -309,10 +309,10 @@ static int idict_map(pq_idict *d, const void *vals, size_t n, int w4, uint32_t m
 			ids[i] = (uint32_t)last_id;
 			continue;
 		}
-		uint32_t j = int_hash(x, d->mask);
+		uint32_t j = int_hash(x, mask);
 		int32_t e;
-		while ((e = d->slots[j]) >= 0 && d->key[j] != x)
-			j = (j + 1) & d->mask;
+		while ((e = slots[j].id) >= 0 && slots[j].key != x)
+			j = (j + 1) & mask;
 		if (e < 0) {
 			if (d->count >= max_entries)
 				return 1;
@@ -327,10 +327,13 @@ static int idict_map(pq_idict *d, const void *vals, size_t n, int w4, uint32_t m
 				d->plain.n += 8;
 			}
 			e = (int32_t)d->count++;
-			d->slots[j] = e;
-			d->key[j] = x;
-			if ((uint64_t)d->count * 2 > (uint64_t)d->mask + 1 && idict_rehash(d, (d->mask + 1) * 2))
-				return -1;
+			slots[j] = (pq_islot){x, e};
+			if ((uint64_t)d->count * 2 > (uint64_t)mask + 1) {
+				if (idict_rehash(d, (mask + 1) * 2))
+					return -1;
+				slots = d->slots;
+				mask = d->mask;
+			}
 		}
 		ids[i] = (uint32_t)e;
 		last = x;
@@ -1389,7 +1392,6 @@ static void writer_free(pq_writer *w)
 		pq_buf_free(&c->smax);
 		dict_free(&c->dict);
 		pq_buf_free(&c->idict.plain);
-		free(c->idict.key);
 		free(c->idict.slots);
 		free(c->remap);
 	}
