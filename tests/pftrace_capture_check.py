@@ -382,12 +382,14 @@ def main():
     for v in sync.values():
         v.sort()
 
-    def to_host(key, t):
+    def to_host(key, t, dur=0):
+        """Host time of device time t, None when it (or its end) does not fit int64."""
         pts = sync[key]
         for dev, cpu in pts:
             if dev >= t:
-                return cpu + (t - dev)
-        return pts[-1][1] + (t - pts[-1][0])
+                break
+        h = cpu + (t - dev)
+        return h if -(1 << 63) <= h and h + max(dur, 0) < (1 << 63) else None
 
     # device slices, by the host process they sit under and their pcore group
     dev_slices = collections.defaultdict(list)  # (host process name, pcore) -> [(ev, dur, base track name)]
@@ -400,7 +402,7 @@ def main():
         dev_slices[(host.name if host else None, g.name)].append((ev, dur, lane_base(tracks, t)[0]))
 
     # each profile: its instructions at the recomputed host times
-    total_i = 0
+    total_i = total_unmapped = 0
     for f in sorted(ntffs):
         d = os.path.dirname(f)
         m = re.search(r"(i-[0-9a-zA-Z]+)_pid_(\d+)", d)
@@ -417,8 +419,9 @@ def main():
         key = (inst, pid, nc)
         host_name = group_name(prim, {"instance_id": inst, "process_id": int(pid), "pid": pid})
         instr = run([a.cli, "dump", neffs[0], f, "--table", "instruction", "--format", "jsonl"])
-        want_i = collections.Counter((r["pcore_idx"], r["engine"], to_host(key, int(r["start_ts"])),
+        want_i = collections.Counter((r["pcore_idx"], r["engine"], to_host(key, int(r["start_ts"]), int(r["duration_ns"])),
                                       int(r["duration_ns"]), r["opcode"]) for r in instr)
+        unmapped = sum(want_i.pop(k) for k in [k for k in want_i if k[2] is None])
         got_i = collections.Counter()
         engines = {r["engine"] for r in instr}
         for (hn, gname), lst in dev_slices.items():
@@ -435,11 +438,15 @@ def main():
                  (os.path.basename(f), sum(miss.values()), next(iter(miss), None), sum(extra.values()),
                   next(iter(extra), None)))
         total_i += sum(got_i.values())
+        total_unmapped += unmapped
         execs = run([a.cli, "dump", neffs[0], f, "--table", "execution", "--format", "jsonl"])
         # every execution of the profile: an nrt_execute flow ends on its slice,
         # and the execution and its instructions lie inside the nrt_execute
         for x in execs:
             x.setdefault("pcore_idx", 0)
+            if to_host(key, int(x["execution_start_ts"]),
+                       int(x["execution_end_ts"]) - int(x["execution_start_ts"])) is None:
+                continue  # not placeable on host time: no slice, no arrow
             lst = dev_slices.get((host_name, "NeuronCore %d pcore %d" % (nc, x["pcore_idx"])), [])
             ex = [ev for ev, dur, bn in lst if bn == "executions" and ev["name"] == "execution %d" % x["execution_index"]]
             if len(ex) != 1:
@@ -469,9 +476,10 @@ def main():
                              (f, ev["name"], ev["ts"], dur, a0, a1))
             if not inside:
                 fail("combined: %s execution %d: no instruction carries it" % (f, x["execution_index"]))
-    nrt_flows = sum(1 for c in by.values() if c[0]["name"] == "nrt_execute")
-    print("combined_profile.pftrace: %d system slices, %d instructions on host time, %d nrt_execute -> execution "
-          "flows, %d flows, %d tracks (%d device)" % (n, total_i, nrt_flows, len(by), len(tracks), len(dev_uuids)))
+    nrt_flows = sum(1 for c in by.values() if c[0]["name"] == "nrt_execute" and c[-1]["track"] in dev_uuids)
+    print("combined_profile.pftrace: %d system slices, %d instructions on host time (%d not placeable), %d "
+          "nrt_execute -> execution flows, %d flows, %d tracks (%d device)" %
+          (n, total_i, total_unmapped, nrt_flows, len(by), len(tracks), len(dev_uuids)))
     return 0
 
 

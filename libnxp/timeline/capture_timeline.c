@@ -303,6 +303,7 @@ static uint64_t flow_hash(const nxp_system_event *e)
 
 typedef struct cexec {
 	int64_t exec, pcore;
+	int mappable;   /* its start and end map to host time */
 	int matched;    /* an nrt_execute began a flow to it */
 	int terminated; /* its device slice ended the flow */
 } cexec;
@@ -432,7 +433,7 @@ static size_t exec_flows(sx *x, size_t proc, const nxp_system_event *e, uint64_t
 	size_t k = 0;
 	for (size_t i = 0; i < pick->nex && k < nout; i++) {
 		cexec *c = &pick->ex[i];
-		if (c->exec != exec || c->matched)
+		if (c->exec != exec || c->matched || !c->mappable)
 			continue;
 		c->matched = 1;
 		out[k++] = exec_flow(pick->index, exec, c->pcore);
@@ -840,7 +841,15 @@ static int cprof_scan(sx *x, const nxp_capture *c, cprof *cp, const nxp_capture_
 				cp->ex = n;
 				cap = nc;
 			}
-			cp->ex[cp->nex++] = (cexec){e.execution_index, e.pcore_idx, 0, 0};
+			cp->ex[cp->nex++] = (cexec){e.execution_index, e.pcore_idx, 0, 0, 0};
+			cexec *ce = &cp->ex[cp->nex - 1];
+			/* as ms_event() will place its slice: the start mapped, the duration kept */
+			int64_t h0, dur;
+			if (__builtin_sub_overflow(e.execution_end_ts, e.execution_start_ts, &dur))
+				dur = INT64_MAX;
+			ce->mappable = cp->proc >= 0 && (size_t)cp->proc < x->nproc &&
+				       !nxp_clock_map_to_host(x->cm[cp->proc], cp->nc, e.execution_start_ts, &h0) &&
+				       (dur <= 0 || h0 <= INT64_MAX - dur);
 		}
 		nxp_cursor_close(cur);
 	}

@@ -5,6 +5,7 @@ import collections
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -111,3 +112,43 @@ def test_capture_timeline_combined_and_groups(cli, tmp_path):
     assert not os.path.exists(str(tmp_path / "bad"))
     with pytest.raises(nxp.InvalidArgumentError, match="exists"):
         nxp.export_capture_timeline(cap, out)                          # overwrite not asked
+
+
+def test_capture_timeline_hostile_system_rows(cli, tmp_path):
+    """An ntrace.pb with sync points whose mapping overflows int64, nrt_execute
+    rows with unparsable / negative / unknown execution indices, lnc_idx and
+    flow_id attributes: the export succeeds, groups by what the rows carry
+    (lnc_idx from the attribute, "abc" as unknown), chains the flow ids, and
+    the independent checker agrees."""
+    from nxp._syswriter import SysprofWriter
+    cap, out = str(tmp_path / "cap"), str(tmp_path / "out")
+    subprocess.run([cli, "synth", "--workload", "matmul", "--arch", "trn1", "--seed", "2", "--capture", cap,
+                    "--ranks", "2", "--instructions", "500", "--quiet"], check=True, stdout=subprocess.DEVNULL)
+    procs = sorted(d for d in os.listdir(cap) if d.startswith("i-"))
+    m = procs[0].rsplit("_pid_", 1)
+    with SysprofWriter(os.path.join(cap, procs[0], "ntrace.pb"), "ntrace", arch="trn1", pid=int(m[1]),
+                       instance_id=m[0]) as w:
+        big, small = str((1 << 63) - 1), str(-(1 << 63))
+        w.event("timestamp_sync_point", "instant", {"cpu_timestamp_ns": big, "nc_timestamp_ns": small},
+                timestamp=5000, nc_idx=0)
+        for i, (ex, lnc, flow) in enumerate([("0", "7", "f1"), ("99999999999999999999", "abc", "f1"),
+                                             ("-5", "", "f2"), ("1", "3", "f1"), ("x", "7", "")]):
+            attrs = {"execution_index": ex, "lnc_idx": lnc, "worker_gid": str(i % 2)}
+            if flow:
+                attrs["flow_id"] = flow
+            w.event("nrt_execute", "start", attrs, timestamp=1000 + 10 * i, tracking_id=i + 1, nc_idx=0,
+                    thread_id=9)
+            w.event(None, "stop", timestamp=1005 + 10 * i, tracking_id=i + 1, nc_idx=0)
+    prim, sec = "instance_id,process_id", "worker_gid,lnc_idx,nc_idx"
+    st = nxp.export_capture_timeline(cap, out, combined=True, secondary_group=sec)
+    assert st["flows"] >= 1                     # f1 on three rows; f2 alone makes no arrow
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "pftrace_capture_check.py"), "--cli", cli,
+                        "--capture", cap, "--out", out, "--primary", prim, "--secondary", sec, "--combined"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "1 flows" in r.stdout, r.stdout                             # the system file: f1
+    # the combined file: process 0's clock does not fit int64 (nothing placed, no
+    # arrow); process 1's executions get theirs
+    m = re.search(r"(\d+) instructions on host time \((\d+) not placeable\), (\d+) nrt_execute", r.stdout)
+    assert m and int(m.group(1)) > 0 and int(m.group(2)) > 0 and int(m.group(3)) > 0, r.stdout
+    assert st["flows"] == 1 + int(m.group(3))
