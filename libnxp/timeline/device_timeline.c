@@ -38,6 +38,7 @@ typedef struct tstate {
 	int32_t pid;
 	char *name;
 	int64_t *lane_end;
+	uint64_t *lane_id; /* track id of lane k (k >= 1), 0 = not declared yet */
 	size_t nlanes, cap;
 	/* windowed counter */
 	int64_t bucket;   /* current window index, INT64_MIN = none yet */
@@ -45,8 +46,8 @@ typedef struct tstate {
 	int64_t busy_end; /* utilisation: end of the union of busy time so far */
 } tstate;
 
-/* Memo of uuid_of(tag, pcore, name) by the name's pointer (verified by
- * content): the hot records name their engine / queue / semaphore with the
+/* Memo of uuid_of(tag, pcore, name) by the name's pointer (every name outlives
+ * the export): the hot records name their engine / queue / semaphore with the
  * same few strings, and hashing them per record cost more than encoding. */
 #define TL_MEMO 1024
 #define TL_MEMO_NAME 48
@@ -124,7 +125,9 @@ static uint64_t key_of(dt *d, char tag, int64_t pcore, const char *name)
 	size_t j = (size_t)((((uintptr_t)name >> 3) ^ (uint64_t)pcore * 0x9e3779b97f4a7c15ull ^ (uint64_t)(unsigned char)tag) *
 			    0x9e3779b97f4a7c15ull >> 54) & (TL_MEMO - 1);
 	memo *m = &d->memo[j];
-	if (m->ptr == name && m->pcore == pcore && m->tag == tag && !strcmp(m->name, name))
+	/* Every name given here outlives the export (literals, the profile's
+	 * engine, queue and semaphore names), so the pointer is the name. */
+	if (m->ptr == name && m->pcore == pcore && m->tag == tag)
 		return m->key;
 	uint64_t k = uuid_of(tag, pcore, name, 0);
 	size_t n = strlen(name);
@@ -263,11 +266,16 @@ static uint64_t lane_for(dt *d, tstate *t, int64_t start, int64_t end)
 		if (t->nlanes == t->cap) {
 			size_t ncap = t->cap ? t->cap * 2 : 4;
 			int64_t *n = realloc(t->lane_end, ncap * sizeof(*n));
-			if (!n) {
+			if (n)
+				t->lane_end = n;
+			uint64_t *ni = n ? realloc(t->lane_id, ncap * sizeof(*ni)) : NULL;
+			if (!ni) {
 				nxp__error_set(d->st, NXP_E_NOMEM, -1, "out of memory");
 				return 0;
 			}
-			t->lane_end = n;
+			t->lane_id = ni;
+			for (size_t i = t->cap; i < ncap; i++)
+				ni[i] = 0;
 			t->cap = ncap;
 		}
 		t->nlanes++;
@@ -275,6 +283,9 @@ static uint64_t lane_for(dt *d, tstate *t, int64_t start, int64_t end)
 	t->lane_end[k] = end;
 	if (k == 0)
 		return t->id;
+	if (t->lane_id[k])
+		return t->lane_id[k];
+	uint64_t tkey = t->uuid;
 	uint64_t u = uuid_of('L', (int64_t)t->uuid, NULL, (int64_t)k);
 	char name[160];
 	snprintf(name, sizeof(name), "%s lane %zu", t->name, k);
@@ -282,7 +293,13 @@ static uint64_t lane_for(dt *d, tstate *t, int64_t start, int64_t end)
 	int32_t pid = t->pid;
 	/* declare() may move the table: t is not used after it. */
 	tstate *l = declare(d, u, parent, TL_TRACK_SLICE, name, pid, (int32_t)k, NULL);
-	return l ? l->id : 0;
+	if (!l)
+		return 0;
+	uint64_t id = l->id;
+	t = ts_get(d, tkey); /* declare() may have moved the table */
+	if (t)
+		t->lane_id[k] = id;
+	return id;
 }
 
 /* Counts one event against max_events; 1 when the export must stop now. */
@@ -753,10 +770,9 @@ static int do_dma(dt *d, const nxp_dma_packet *r)
 	int stable = route != NULL;
 	if (!route)
 		route = tmp;
-	ARG_I("bytes", r->transfer_bytes);
-	/* MB/s as an integer: a varint of 2-4 bytes instead of an 8-byte double,
+	/* No throughput argument: it is bytes / the slice's duration, and 8 bytes
 	 * on most of a trace's events. */
-	ARG_I("throughput_mbps", (int64_t)(r->throughput / 1e6 + 0.5));
+	ARG_I("bytes", r->transfer_bytes);
 	ARG_S("route", route);
 	ARG_I("transfer", r->packet_aggregation_id);
 	/* variable and queue name: the NTFF's string table, kept by the profile */
@@ -1125,6 +1141,7 @@ NXP_API int nxp_profile_export_timeline(nxp_profile *p, const char *path, const 
 	for (size_t i = 0; i < d.cap; i++) {
 		free(d.ts[i].name);
 		free(d.ts[i].lane_end);
+		free(d.ts[i].lane_id);
 	}
 	free(d.ts);
 	free(d.memo);
@@ -1168,6 +1185,7 @@ int nxp__device_timeline_write(nxp_profile *p, tl_sink *sink, const nxp_timeline
 	for (size_t i = 0; i < d.cap; i++) {
 		free(d.ts[i].name);
 		free(d.ts[i].lane_end);
+		free(d.ts[i].lane_id);
 	}
 	free(d.ts);
 	free(d.memo);
@@ -1180,5 +1198,6 @@ int nxp__device_timeline_write(nxp_profile *p, tl_sink *sink, const nxp_timeline
 	stats->bad_records += d.stats.bad_records;
 	stats->input_bytes += d.stats.input_bytes;
 	stats->skipped_sections += d.stats.skipped_sections;
+	stats->flows += d.stats.flows;
 	return rc;
 }

@@ -39,28 +39,26 @@
 #define TL_SEQ 1u              /* any nonzero id; 1 is a one-byte varint */
 #define TL_CLOCK 64u           /* the sequence-scoped incremental clock */
 #define TL_BOOTTIME 6u         /* BuiltinClock BOOTTIME: the trace's clock */
-#define TL_END_FLOWS 3         /* flow ids a held-back slice end carries inline */
 #define TL_MAX_ARGS 24
 #define TL_BUF (256u * 1024u)
 
-/* A slice end held back until the stream's time reaches it. */
+/* A slice end held back until the stream's time reaches it (its flows wait
+ * in the slot of its track, or parked; see open_slot). */
 typedef struct pend_end {
 	int64_t end;
 	uint64_t seq; /* order of the begins: the later of two equal ends closes first */
 	uint64_t track;
-	uint32_t nflow, nterm;  /* flow ids attached; how many of them terminate here */
-	uint64_t flow[TL_END_FLOWS]; /* the first ids (starting ones from the front,
-					terminating ones from the back); past them `more` */
-	struct fl_more { uint64_t id; int term; } *more;
-	uint32_t nmore, cmore;
 } pend_end;
 
-/* Flows attached late (flow()) to the slice most recently begun on a track,
- * while its end is held; one slot per track, found by hashing the track. */
+typedef struct fl_id { uint64_t id; int term; } fl_id;
+
+/* The flows of the slice most recently begun on a track, while its end is
+ * held: one slot per track, found by hashing the track.  A slice begun on a
+ * track whose open slice has flows (nesting) parks those flows by seq. */
 typedef struct open_slot {
 	uint64_t track; /* 0 = empty slot */
 	uint64_t seq;   /* that slice's pend_end.seq, 0 = none open */
-	struct fl_more *v;
+	fl_id *v;
 	uint32_t n, cap;
 } open_slot;
 
@@ -80,6 +78,8 @@ typedef struct pf_sink {
 	uint64_t seq;
 	open_slot *slots;
 	size_t nslots, slots_cap;
+	open_slot *parked;
+	size_t nparked, parked_cap;
 } pf_sink;
 
 static int pf_flush(pf_sink *s)
@@ -497,55 +497,76 @@ static open_slot *slot_get(pf_sink *s, uint64_t track)
 	return &s->slots[j];
 }
 
-static int end_add_flow(pf_sink *s, pend_end *e, uint64_t id, int term);
-
-/* Move the late flows of a slot to the held end they belong to (a slice
- * begun inside that one on the same track takes the slot over; rare). */
-static int slot_spill(pf_sink *s, open_slot *o)
+static int slot_add(pf_sink *s, open_slot *o, uint64_t id, int term)
 {
-	for (size_t i = 0; i < s->nheap; i++)
-		if (s->heap[i].seq == o->seq) {
-			for (uint32_t k = 0; k < o->n; k++)
-				if (end_add_flow(s, &s->heap[i], o->v[k].id, o->v[k].term))
-					return -1;
-			break;
-		}
-	o->n = 0;
+	if (o->n == o->cap) {
+		uint32_t nc = o->cap ? o->cap * 2 : 4;
+		fl_id *v = realloc(o->v, nc * sizeof(*v));
+		if (!v)
+			return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+		o->v = v;
+		o->cap = nc;
+	}
+	o->v[o->n].id = id;
+	o->v[o->n++].term = term;
 	return 0;
 }
 
-/* The held end `e` is due: it takes the flows attached late to its slice. */
-static int end_take_slot(pf_sink *s, pend_end *e)
+/* A slice begins on the track of slot o while o holds the flows of another
+ * open slice (nesting, rare): park them under that slice's seq. */
+static int slot_park(pf_sink *s, open_slot *o)
+{
+	if (s->nparked == s->parked_cap) {
+		size_t nc = s->parked_cap ? s->parked_cap * 2 : 8;
+		open_slot *p = realloc(s->parked, nc * sizeof(*p));
+		if (!p)
+			return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+		s->parked = p;
+		s->parked_cap = nc;
+	}
+	s->parked[s->nparked++] = *o;
+	o->v = NULL;
+	o->n = o->cap = 0;
+	return 0;
+}
+
+/* The flows of held end e: its track's slot (the caller empties it), or a
+ * parked entry moved to *tmp (the caller frees tmp->v), or NULL. */
+static open_slot *end_flows(pf_sink *s, const pend_end *e, open_slot *tmp)
 {
 	open_slot *o = slot_find(s, e->track);
 	if (o && o->seq == e->seq) {
-		for (uint32_t k = 0; k < o->n; k++)
-			if (end_add_flow(s, e, o->v[k].id, o->v[k].term))
-				return -1;
-		o->n = 0;
 		o->seq = 0;
+		return o->n ? o : NULL;
 	}
-	return 0;
+	for (size_t i = 0; i < s->nparked; i++)
+		if (s->parked[i].seq == e->seq) {
+			*tmp = s->parked[i];
+			s->parked[i] = s->parked[--s->nparked];
+			return tmp;
+		}
+	return NULL;
 }
 
-static int ends_flows(const pend_end *e)
+static int has_term(const open_slot *o)
 {
-	if (e->nterm)
-		return 1;
-	for (uint32_t i = 0; i < e->nmore; i++)
-		if (e->more[i].term)
+	for (uint32_t i = 0; o && i < o->n; i++)
+		if (o->v[i].term)
 			return 1;
 	return 0;
 }
 
-static int write_end(pf_sink *s, pend_end *e)
+/* Write held end e with the flows of `o` (NULL = none): starting ids, then
+ * terminating ones; o is emptied (and its array freed when `owned`). */
+static int write_end(pf_sink *s, const pend_end *e, open_slot *o, int owned)
 {
-	unsigned char ee[32 + 9 * TL_END_FLOWS], *q = ee, *big = NULL;
-	if (e->nmore) {
-		big = malloc(32 + 9 * ((size_t)TL_END_FLOWS + e->nmore));
+	size_t nf = o ? o->n : 0;
+	unsigned char ee[32 + 9 * 8], *q = ee, *big = NULL;
+	if (nf > 8) {
+		big = malloc(32 + 9 * nf);
 		if (!big) {
-			free(e->more);
-			e->more = NULL;
+			if (owned)
+				free(o->v);
 			return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
 		}
 		q = big;
@@ -555,44 +576,18 @@ static int write_end(pf_sink *s, pend_end *e)
 	q = pv(q, e->track);
 	q = ptag(q, 9, 0);
 	*q++ = 2; /* TYPE_SLICE_END */
-	for (uint32_t i = 0; i < e->nflow; i++)
-		q = pfixed64(q, 47, e->flow[i]);
-	for (uint32_t i = 0; i < e->nmore; i++)
-		if (!e->more[i].term)
-			q = pfixed64(q, 47, e->more[i].id);
-	for (uint32_t i = 0; i < e->nterm; i++)
-		q = pfixed64(q, 48, e->flow[TL_END_FLOWS - 1 - i]);
-	for (uint32_t i = 0; i < e->nmore; i++)
-		if (e->more[i].term)
-			q = pfixed64(q, 48, e->more[i].id);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < nf; i++)
+			if (o->v[i].term == pass)
+				q = pfixed64(q, pass ? 48 : 47, o->v[i].id);
 	int rc = pf_write_packet(s, e->end, 0, b0, (size_t)(q - b0), NULL, 0);
 	free(big);
-	free(e->more);
-	e->more = NULL;
+	if (o) {
+		o->n = 0;
+		if (owned)
+			free(o->v);
+	}
 	return rc;
-}
-
-/* Attach flow `id` to a held end (see pend_end.flow). */
-static int end_add_flow(pf_sink *s, pend_end *e, uint64_t id, int term)
-{
-	if (e->nflow + e->nterm < TL_END_FLOWS) {
-		if (term)
-			e->flow[TL_END_FLOWS - 1 - e->nterm++] = id;
-		else
-			e->flow[e->nflow++] = id;
-		return 0;
-	}
-	if (e->nmore == e->cmore) {
-		uint32_t nc = e->cmore ? e->cmore * 2 : 4;
-		struct fl_more *m = realloc(e->more, nc * sizeof(*m));
-		if (!m)
-			return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
-		e->more = m;
-		e->cmore = nc;
-	}
-	e->more[e->nmore].id = id;
-	e->more[e->nmore++].term = term;
-	return 0;
 }
 
 /* Write the held-back ends up to time t (all of them for INT64_MAX).  Ends at
@@ -601,27 +596,49 @@ static int end_add_flow(pf_sink *s, pend_end *e, uint64_t id, int term)
 static int release(pf_sink *s, int64_t t)
 {
 	while (s->nheap && s->heap[0].end <= t) {
-		pend_end batch[32];
-		size_t nb = 0;
-		int64_t at = s->heap[0].end;
-		int rc = 0;
-		unsigned char term[32];
-		while (s->nheap && s->heap[0].end == at && nb < 32) {
-			heap_pop(s, &batch[nb]);
+		pend_end e;
+		open_slot tmp;
+		heap_pop(s, &e);
+		open_slot *o = end_flows(s, &e, &tmp);
+		int rc;
+		if (!s->nheap || s->heap[0].end != e.end || !has_term(o)) {
+			rc = write_end(s, &e, o, o == &tmp);
+			if (rc)
+				return rc;
+			continue;
+		}
+		/* e ends flows and others end at the same time: those that do not, first */
+		pend_end later[16];
+		open_slot own[16], *lo[16];
+		size_t nl = 0;
+		rc = 0;
+		later[0] = e;
+		if (o == &tmp) {
+			own[0] = tmp;
+			o = &own[0];
+		}
+		lo[nl++] = o;
+		while (s->nheap && s->heap[0].end == e.end && nl < 16) {
+			pend_end f;
+			heap_pop(s, &f);
+			open_slot *fo = end_flows(s, &f, &own[nl]);
+			if (has_term(fo)) {
+				later[nl] = f;
+				lo[nl++] = fo;
+			} else if (!rc) {
+				rc = write_end(s, &f, fo, fo == &own[nl]);
+			} else if (fo == &own[nl]) {
+				free(own[nl].v);
+			}
+		}
+		for (size_t i = 0; i < nl; i++) {
 			if (!rc)
-				rc = end_take_slot(s, &batch[nb]);
-			term[nb] = (unsigned char)ends_flows(&batch[nb]);
-			nb++;
+				rc = write_end(s, &later[i], lo[i], lo[i] == &own[i]);
+			else if (lo[i] == &own[i])
+				free(own[i].v);
 		}
-		for (int pass = 0; pass < 2; pass++)
-			for (size_t i = 0; i < nb; i++)
-				if (term[i] == pass && !rc)
-					rc = write_end(s, &batch[i]);
-		if (rc) {
-			for (size_t i = 0; i < nb; i++)
-				free(batch[i].more);
+		if (rc)
 			return rc;
-		}
 	}
 	return 0;
 }
@@ -648,17 +665,7 @@ static int pf_flow(tl_sink *base, uint64_t track, uint64_t id, int terminating)
 	open_slot *o = slot_find(s, track);
 	if (!o || !o->seq)
 		return 0;
-	if (o->n == o->cap) {
-		uint32_t nc = o->cap ? o->cap * 2 : 4;
-		struct fl_more *v = realloc(o->v, nc * sizeof(*v));
-		if (!v)
-			return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
-		o->v = v;
-		o->cap = nc;
-	}
-	o->v[o->n].id = id;
-	o->v[o->n++].term = terminating;
-	return 1;
+	return slot_add(s, o, id, terminating) ? -1 : 1;
 }
 
 /* ---- track events ---- */
@@ -775,39 +782,34 @@ static int pf_event(tl_sink *base, const tl_event *e)
 			const char *v = e->args[i].s ? e->args[i].s : "";
 			in = pinterned(in, 29, sid[i], v, strlen(v));
 		}
-	/* Flows: on an instant itself; on a slice's end packet, except those that
-	 * do not fit there (written on the begin). */
-	pend_end pe;
-	memset(&pe, 0, sizeof(pe));
-	for (size_t i = 0; i < e->nflow_out; i++) {
-		if (e->dur >= 0 && pe.nflow + pe.nterm < TL_END_FLOWS && !base->flows_on_begin)
-			pe.flow[pe.nflow++] = e->flow_out[i];
-		else
+	/* Flows: on an instant itself, on the begin packet when the caller asks
+	 * (flows_on_begin), else on the slice's end packet (its track's slot). */
+	int on_end = e->dur >= 0 && !base->flows_on_begin;
+	if (!on_end) {
+		for (size_t i = 0; i < e->nflow_out; i++)
 			t = pfixed64(t, 47, e->flow_out[i]);
-	}
-	for (size_t i = 0; i < e->nflow_in; i++) {
-		if (e->dur >= 0 && pe.nflow + pe.nterm < TL_END_FLOWS && !base->flows_on_begin) {
-			pe.flow[TL_END_FLOWS - 1 - pe.nterm++] = e->flow_in[i];
-		} else {
+		for (size_t i = 0; i < e->nflow_in; i++)
 			t = pfixed64(t, 48, e->flow_in[i]);
-		}
 	}
 	rc = pf_write_packet(s, e->ts, uses_iid ? 2u : 0u, te0, (size_t)(t - te0), in0, (size_t)(in - in0));
 	if (rc || e->dur < 0)
 		return rc;
 	/* The end: same track, no name (Perfetto pairs it with the open slice),
 	 * held back until the stream's time reaches it. */
-	pe.end = e->ts + e->dur;
-	pe.seq = ++s->seq;
-	pe.track = e->track;
-	if (base->flow) {
-		open_slot *o = slot_get(s, e->track);
-		if (!o)
-			return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
-		if (o->n && slot_spill(s, o))
+	pend_end pe = {e->ts + e->dur, ++s->seq, e->track};
+	open_slot *o = slot_get(s, e->track);
+	if (!o)
+		return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+	if (o->seq && o->n && slot_park(s, o))
+		return -1;
+	o->seq = pe.seq;
+	o->n = 0;
+	for (size_t i = 0; on_end && i < e->nflow_out; i++)
+		if (slot_add(s, o, e->flow_out[i], 0))
 			return -1;
-		o->seq = pe.seq;
-	}
+	for (size_t i = 0; on_end && i < e->nflow_in; i++)
+		if (slot_add(s, o, e->flow_in[i], 1))
+			return -1;
 	return heap_push(s, &pe);
 }
 
@@ -862,9 +864,10 @@ static void pf_destroy(tl_sink *base)
 	nxp__tl_intern_free(&s->strings);
 	free(s->buf);
 	free(s->pack);
-	for (size_t i = 0; i < s->nheap; i++)
-		free(s->heap[i].more);
 	free(s->heap);
+	for (size_t i = 0; i < s->nparked; i++)
+		free(s->parked[i].v);
+	free(s->parked);
 	for (size_t i = 0; i < s->slots_cap; i++)
 		free(s->slots[i].v);
 	free(s->slots);
