@@ -469,7 +469,7 @@ static void structs(void)
 	F(nxp_timeline_options, max_events); F(nxp_timeline_options, counter_window_ns);
 	F(nxp_timeline_options, gzip); F(nxp_timeline_options, overwrite);
 	F(nxp_timeline_options, system_primary_group); F(nxp_timeline_options, system_secondary_group);
-	F(nxp_timeline_options, combined);
+	F(nxp_timeline_options, combined); F(nxp_timeline_options, device_flows);
 	end();
 
 	S(nxp_timeline_stats);

@@ -148,10 +148,12 @@ fi
 ccheck="$(dirname "$check")/pftrace_capture_check.py"
 "$NXP_CLI" synth --workload mlp --arch trn2 --seed 1 --capture "$tmp/cc" --ranks 2 --instructions 10000 --quiet \
 	>/dev/null || fail "synth --capture (combined)"
-"$NXP_CLI" export --capture "$tmp/cc" --format perfetto -o "$tmp/ccout" --combined 2>"$tmp/cc.err" ||
+"$NXP_CLI" export --capture "$tmp/cc" --format perfetto -o "$tmp/ccout" --combined --quiet ||
 	fail "capture export --combined"
-grep -q ' 6 flows' "$tmp/cc.err" || fail "--combined: want 6 flows (2 ranks x 3 executions): $(cat "$tmp/cc.err")"
-"$py" "$ccheck" --cli "$NXP_CLI" --capture "$tmp/cc" --out "$tmp/ccout" --combined || fail "combined capture"
+"$py" "$ccheck" --cli "$NXP_CLI" --capture "$tmp/cc" --out "$tmp/ccout" --combined >"$tmp/cc.out" ||
+	fail "combined capture"
+grep -q ' 6 nrt_execute -> execution flows' "$tmp/cc.out" ||
+	fail "--combined: want 6 nrt_execute arrows (2 ranks x 3 executions): $(cat "$tmp/cc.out")"
 #    other groupings: the track hierarchy follows the options
 for g in "instance_id nc_idx,trace_event_source" "trace_event_source,nc_idx thread_id" "name pcore_idx" ","; do
 	set -- $g

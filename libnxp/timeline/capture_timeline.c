@@ -232,6 +232,7 @@ typedef struct fent {
 	int64_t last_ts;
 	int64_t last_row; /* ordinal of the last row (max ts, then the later row) */
 	int64_t seen;     /* second pass: rows written so far */
+	uint64_t id;      /* the flow id in the files (sequential, from the sinks' next_flow_id) */
 } fent;
 
 typedef struct fmap {
@@ -306,6 +307,7 @@ typedef struct cexec {
 	int mappable;   /* its start and end map to host time */
 	int matched;    /* an nrt_execute began a flow to it */
 	int terminated; /* its device slice ended the flow */
+	uint64_t fid;   /* its flow id */
 } cexec;
 
 typedef struct cprof {
@@ -320,12 +322,6 @@ typedef struct cprof {
 	uint64_t host_parent; /* primary track of its first nrt_execute, 0 = none */
 } cprof;
 
-static uint64_t exec_flow(size_t prof, int64_t exec, int64_t pcore)
-{
-	int64_t k[3] = {(int64_t)prof, exec, pcore};
-	uint64_t h = nxp__tl_hash("X", 1, TL_FNV_OFFSET);
-	return nxp__tl_hash(k, sizeof(k), h) | 1u;
-}
 
 /* ---- the writer ---- */
 
@@ -436,7 +432,7 @@ static size_t exec_flows(sx *x, size_t proc, const nxp_system_event *e, uint64_t
 		if (c->exec != exec || c->matched || !c->mappable)
 			continue;
 		c->matched = 1;
-		out[k++] = exec_flow(pick->index, exec, c->pcore);
+		out[k++] = c->fid;
 	}
 	return k;
 }
@@ -481,7 +477,7 @@ static int sx_row(sx *x, size_t proc, const nxp_system_event *e)
 	uint64_t h = flow_hash(e);
 	fent *f = h ? fmap_get(&x->flows_map, h, 0) : NULL;
 	if (f && f->count >= 2) {
-		fid = h;
+		fid = f->id;
 		if (x->row == f->last_row) {
 			te.flow_in = &fid;
 			te.nflow_in = 1;
@@ -777,7 +773,7 @@ static int ms_event(tl_sink *s, const tl_event *e)
 				cexec *c = &m->prof->ex[k];
 				if (c->exec == e->args[i].i && c->pcore == d->pid - 1 && c->matched && !c->terminated) {
 					c->terminated = 1;
-					fid = exec_flow(m->prof->index, c->exec, c->pcore);
+					fid = c->fid;
 					o.flow_in = &fid;
 					o.nflow_in = 1;
 					m->flows++;
@@ -791,6 +787,13 @@ static int ms_event(tl_sink *s, const tl_event *e)
 	int rc = m->out->event(m->out, &o);
 	m->out->flows_on_begin = 1;
 	return rc;
+}
+
+/* Late flows of the device content (its semaphore arrows) on the remapped track. */
+static int ms_flow(tl_sink *s, uint64_t track, uint64_t id, int terminating)
+{
+	msink *m = (msink *)s;
+	return m->out->flow(m->out, ms_id(m, track), id, terminating);
 }
 
 static int ms_counter(tl_sink *s, uint64_t track, int64_t ts, double value)
@@ -841,7 +844,7 @@ static int cprof_scan(sx *x, const nxp_capture *c, cprof *cp, const nxp_capture_
 				cp->ex = n;
 				cap = nc;
 			}
-			cp->ex[cp->nex++] = (cexec){e.execution_index, e.pcore_idx, 0, 0, 0};
+			cp->ex[cp->nex++] = (cexec){e.execution_index, e.pcore_idx, 0, 0, 0, 0};
 			cexec *ce = &cp->ex[cp->nex - 1];
 			/* as ms_event() will place its slice: the start mapped, the duration kept */
 			int64_t h0, dur;
@@ -977,6 +980,19 @@ static int write_system(const nxp_capture *c, const char *dir, const char *out_d
 		p->index = i;
 		rc = cprof_scan(&x, c, p, &cp, tf.path, nf.path);
 	}
+	/* flow ids, sequential (timeline_priv.h: next_flow_id): the system chains,
+	 * then the nrt_execute -> execution arrows; the device content's follow */
+	uint64_t next_id = 0;
+	for (size_t i = 0; i < x.flows_map.cap; i++)
+		if (x.flows_map.e[i].h && x.flows_map.e[i].count >= 2)
+			x.flows_map.e[i].id = ++next_id;
+	for (size_t i = 0; i < x.nprof; i++)
+		for (size_t k = 0; k < x.prof[i].nex; k++)
+			x.prof[i].ex[k].fid = ++next_id;
+	if (x.sink)
+		x.sink->next_flow_id = next_id;
+	if (x.csink)
+		x.csink->next_flow_id = next_id;
 	/* pass 2: the rows, then the host counters */
 	for (size_t i = 0; !rc && i < x.nproc; i++)
 		rc = sx_events(&x, c, i, dir);
@@ -1008,6 +1024,10 @@ static int write_system(const nxp_capture *c, const char *dir, const char *out_d
 		m.base.track = ms_track;
 		m.base.event = ms_event;
 		m.base.counter = ms_counter;
+		m.base.flow = x.csink->flow ? ms_flow : NULL;
+		/* flow ids: one counter for the whole file (timeline_priv.h); stable
+		 * strings are not passed on: the file outlives each profile's strings */
+		m.base.next_flow_id = x.csink->next_flow_id;
 		m.base.st = st;
 		m.out = x.csink;
 		m.cm = x.cm[cp->proc];
@@ -1022,6 +1042,7 @@ static int write_system(const nxp_capture *c, const char *dir, const char *out_d
 		nxp_profile_close(p);
 		free(m.tr);
 		x.flows += m.flows;
+		x.csink->next_flow_id = m.base.next_flow_id;
 	}
 	int64_t sbytes = 0, cbytes = 0;
 	rc = close_out(rc, x.sink, stmp, spath, &sbytes, st);
@@ -1034,7 +1055,7 @@ static int write_system(const nxp_capture *c, const char *dir, const char *out_d
 		out->events += sys_events * (o->combined ? 2 : 1) + dsum.events;
 		out->tracks += sys_tracks * (o->combined ? 2 : 1) + dsum.tracks;
 		out->bytes += sbytes + cbytes;
-		out->flows += x.flows;
+		out->flows += x.flows + dsum.flows;
 		out->truncated |= dsum.truncated;
 		out->read_errors += dsum.read_errors;
 		out->bad_records += dsum.bad_records;
@@ -1143,6 +1164,7 @@ NXP_API int nxp_capture_export_timeline(const char *dir, const char *out_dir, co
 			sum.bad_records += ts.bad_records;
 			sum.input_bytes += ts.input_bytes;
 			sum.skipped_sections += ts.skipped_sections;
+			sum.flows += ts.flows;
 		}
 		free(path);
 	}

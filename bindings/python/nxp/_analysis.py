@@ -88,6 +88,7 @@ def export_timeline(profile, path, format="perfetto", start_ts=None, end_ts=None
     if fmt is None:
         raise_code(S.NXP_E_INVAL, f"unknown timeline format {format!r} (one of {', '.join(TIMELINE_FORMATS)})")
     o = S.new(S.nxp_timeline_options, format=fmt)
+    o.device_flows = 1   # the C default (nxp_timeline_options_init)
     o.start_ts = ts_arg(start_ts, S.INT64_MIN, "start_ts")
     o.end_ts = ts_arg(end_ts, S.INT64_MAX, "end_ts")
     o.engine = engine_arg(engine)
@@ -108,7 +109,7 @@ def export_timeline(profile, path, format="perfetto", start_ts=None, end_ts=None
 
 
 def export_capture_timeline(capture_dir, out_dir, combined=False, primary_group=None, secondary_group=None,
-                            max_events=None, counter_window_ns=None, overwrite=False):
+                            max_events=None, counter_window_ns=None, overwrite=False, device_flows=True):
     """Write a capture directory as Perfetto traces into `out_dir`
     (nxp_capture_export_timeline): device_profile_<NTFF name>.pftrace per
     device profile, system_profile.pftrace, and with combined=True
@@ -116,6 +117,7 @@ def export_capture_timeline(capture_dir, out_dir, combined=False, primary_group=
     nrt_execute that launched it).  primary_group / secondary_group: the
     system rows' grouping, comma-separated field names or a list of them
     (None = "instance_id,process_id" / "worker_gid,lnc_idx,thread_id").
+    device_flows: the semaphore flow arrows of the device content.
     Returns the summed nxp_timeline_stats as a dict (events, tracks, bytes,
     flows, unplaced_profiles, ...)."""
     o = S.new(S.nxp_timeline_options, format=S.NXP_TIMELINE_PERFETTO)
@@ -124,6 +126,7 @@ def export_capture_timeline(capture_dir, out_dir, combined=False, primary_group=
     o.counter_window_ns = 0 if counter_window_ns is None else _int(counter_window_ns, "counter_window_ns")
     o.overwrite = 1 if overwrite else 0
     o.combined = 1 if combined else 0
+    o.device_flows = 1 if device_flows else 0
     for attr, v in (("system_primary_group", primary_group), ("system_secondary_group", secondary_group)):
         if v is None:
             continue

@@ -546,7 +546,8 @@ class nxp_timeline_options(Structure):
     _fields_ = [("struct_size", c_size_t), ("format", c_int32), ("start_ts", c_int64), ("end_ts", c_int64),
                 ("engine", c_int32), ("execution", c_int32), ("max_events", c_int64),
                 ("counter_window_ns", c_int64), ("gzip", c_int32), ("overwrite", c_int32),
-                ("system_primary_group", c_char_p), ("system_secondary_group", c_char_p), ("combined", c_int32)]
+                ("system_primary_group", c_char_p), ("system_secondary_group", c_char_p), ("combined", c_int32),
+                ("device_flows", c_int32)]
 
 
 class nxp_timeline_stats(Structure):

@@ -98,7 +98,7 @@ def test_capture_timeline_combined_and_groups(cli, tmp_path):
     subprocess.run([cli, "synth", "--workload", "mlp", "--arch", "trn2", "--seed", "4", "--capture", cap,
                     "--ranks", "2", "--instructions", "3000", "--quiet"], check=True, stdout=subprocess.DEVNULL)
     st = nxp.export_capture_timeline(cap, out, combined=True, primary_group=["instance_id"],
-                                     secondary_group="nc_idx,trace_event_source")
+                                     secondary_group="nc_idx,trace_event_source", device_flows=False)
     assert st["flows"] == 6 and st["unplaced_profiles"] == 0          # 2 ranks x 3 executions
     assert sorted(f for f in os.listdir(out) if not f.startswith("device_profile_")) == \
         ["combined_profile.pftrace", "system_profile.pftrace"]
@@ -140,7 +140,7 @@ def test_capture_timeline_hostile_system_rows(cli, tmp_path):
                     thread_id=9)
             w.event(None, "stop", timestamp=1005 + 10 * i, tracking_id=i + 1, nc_idx=0)
     prim, sec = "instance_id,process_id", "worker_gid,lnc_idx,nc_idx"
-    st = nxp.export_capture_timeline(cap, out, combined=True, secondary_group=sec)
+    st = nxp.export_capture_timeline(cap, out, combined=True, secondary_group=sec, device_flows=False)
     assert st["flows"] >= 1                     # f1 on three rows; f2 alone makes no arrow
     r = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "pftrace_capture_check.py"), "--cli", cli,
                         "--capture", cap, "--out", out, "--primary", prim, "--secondary", sec, "--combined"],

@@ -1315,6 +1315,7 @@ pub struct nxp_timeline_options {
     pub system_primary_group: *const c_char,
     pub system_secondary_group: *const c_char,
     pub combined: i32,
+    pub device_flows: i32,
 }
 
 impl Default for nxp_timeline_options {
@@ -1334,6 +1335,7 @@ impl Default for nxp_timeline_options {
             system_primary_group: std::ptr::null(),
             system_secondary_group: std::ptr::null(),
             combined: 0,
+            device_flows: 1,
         }
     }
 }

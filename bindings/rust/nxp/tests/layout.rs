@@ -112,7 +112,7 @@ fn rust_layout() -> Vec<Row> {
     s!(v, nxp_parquet_options, struct_size, codec, level, row_group_bytes, overwrite, key_values);
     s!(v, nxp_export_report, struct_size, skipped_records, skipped_sections, tables_written);
     s!(v, nxp_export_options, struct_size, tables, codec, level, overwrite, progress, progress_user, threads, report);
-    s!(v, nxp_timeline_options, struct_size, format, start_ts, end_ts, engine, execution, max_events, counter_window_ns, gzip, overwrite, system_primary_group, system_secondary_group, combined);
+    s!(v, nxp_timeline_options, struct_size, format, start_ts, end_ts, engine, execution, max_events, counter_window_ns, gzip, overwrite, system_primary_group, system_secondary_group, combined, device_flows);
     s!(v, nxp_timeline_stats, struct_size, events, tracks, bytes, truncated, read_errors, bad_records, input_bytes, skipped_sections, flows, unplaced_profiles);
     s!(v, nxp_flow, struct_size, in_id, out_id, in_table, out_table, dependency_type, gap_time, kind, in_table_id, out_table_id, exact, in_ts, out_ts, pcore_idx);
     s!(v, nxp_flow_options, struct_size, start_ts, end_ts, pcore_idx, window_ns);
