@@ -863,7 +863,9 @@ static int cprof_scan(sx *x, const nxp_capture *c, cprof *cp, const nxp_capture_
 	return rc;
 }
 
-static int open_out(const char *path, int overwrite, char **tmp, tl_sink **sink, nxp_status *st)
+/* keep_fd: when not NULL, a second descriptor of the file for the segments
+ * written after the sink is finished (the combined file). */
+static int open_out(const char *path, int overwrite, char **tmp, tl_sink **sink, int *keep_fd, nxp_status *st)
 {
 	struct stat sb;
 	if (!overwrite && stat(path, &sb) == 0)
@@ -881,8 +883,20 @@ static int open_out(const char *path, int overwrite, char **tmp, tl_sink **sink,
 		return nxp__error_set(st, NXP_E_IO, -1, "cannot create %s: %s", path, strerror(e));
 	}
 	(void)fchmod(fd, 0644);
+	if (keep_fd && (*keep_fd = dup(fd)) < 0) {
+		int e = errno;
+		close(fd);
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+		return nxp__error_set(st, NXP_E_IO, -1, "cannot write %s: %s", path, strerror(e));
+	}
 	int rc = nxp__perfetto_sink_open(sink, fd, st);
 	if (rc) {
+		if (keep_fd) {
+			close(*keep_fd);
+			*keep_fd = -1;
+		}
 		unlink(*tmp);
 		free(*tmp);
 		*tmp = NULL;
@@ -942,13 +956,14 @@ static int write_system(const nxp_capture *c, const char *dir, const char *out_d
 	char *spath = out_path(out_dir, "system_profile.pftrace");
 	char *cpath = o->combined ? out_path(out_dir, "combined_profile.pftrace") : NULL;
 	char *stmp = NULL, *ctmp = NULL;
+	int cfd = -1; /* the combined file, for its device segments */
 	if (!spath || (o->combined && !cpath)) {
 		rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		goto out;
 	}
-	rc = open_out(spath, o->overwrite, &stmp, &x.sink, st);
+	rc = open_out(spath, o->overwrite, &stmp, &x.sink, NULL, st);
 	if (!rc && o->combined)
-		rc = open_out(cpath, o->overwrite, &ctmp, &x.csink, st);
+		rc = open_out(cpath, o->overwrite, &ctmp, &x.csink, &cfd, st);
 	if (rc)
 		goto out;
 	x.nproc = nxp_capture_process_count(c);
@@ -1006,7 +1021,21 @@ static int write_system(const nxp_capture *c, const char *dir, const char *out_d
 			rc = sx_host(&x, c, &pr, pr.host_mem, NXP_SYSFILE_HOST_MEM);
 	}
 	int64_t sys_events = x.events, sys_tracks = x.tracks;
-	/* the device profiles on host time */
+	/* The device profiles on host time, each in a segment of its own: a new
+	 * sink on the same file (a Trace is the concatenation of its packets),
+	 * whose first packet clears the sequence's incremental state.  One sink
+	 * for everything would put most device packets behind the incremental
+	 * clock the system rows left at the capture's end, each then written
+	 * with an absolute timestamp (1.5x the bytes, measured). */
+	int64_t sbytes = 0, cbytes = 0, seg = 0;
+	if (!rc && x.csink) {
+		rc = x.csink->finish(x.csink, &seg);
+		cbytes += seg;
+	}
+	if (x.csink) {
+		x.csink->destroy(x.csink);
+		x.csink = NULL;
+	}
 	nxp_timeline_stats dsum;
 	memset(&dsum, 0, sizeof(dsum));
 	for (size_t i = 0; !rc && i < x.nprof; i++) {
@@ -1019,6 +1048,21 @@ static int write_system(const nxp_capture *c, const char *dir, const char *out_d
 		rc = nxp_capture_open_profile(c, cp->index, NULL, &p, st);
 		if (rc)
 			break;
+		int dfd = dup(cfd);
+		if (dfd < 0) {
+			int e = errno;
+			nxp_profile_close(p);
+			rc = nxp__error_set(st, NXP_E_IO, -1, "cannot write %s: %s", cpath, strerror(e));
+			break;
+		}
+		rc = nxp__perfetto_sink_open(&x.csink, dfd, st); /* closes dfd on failure */
+		if (rc) {
+			nxp_profile_close(p);
+			break;
+		}
+		x.csink->st = st;
+		x.csink->flows_on_begin = 1;
+		x.csink->next_flow_id = next_id;
 		msink m;
 		memset(&m, 0, sizeof(m));
 		m.base.track = ms_track;
@@ -1042,15 +1086,30 @@ static int write_system(const nxp_capture *c, const char *dir, const char *out_d
 		nxp_profile_close(p);
 		free(m.tr);
 		x.flows += m.flows;
-		x.csink->next_flow_id = m.base.next_flow_id;
+		next_id = m.base.next_flow_id;
+		if (!rc) {
+			rc = x.csink->finish(x.csink, &seg);
+			cbytes += seg;
+		}
+		x.csink->destroy(x.csink);
+		x.csink = NULL;
 	}
-	int64_t sbytes = 0, cbytes = 0;
 	rc = close_out(rc, x.sink, stmp, spath, &sbytes, st);
 	x.sink = NULL;
 	stmp = NULL;
-	rc = close_out(rc, x.csink, ctmp, cpath, &cbytes, st);
-	x.csink = NULL;
-	ctmp = NULL;
+	if (cfd >= 0) {
+		if (close(cfd) && !rc)
+			rc = nxp__error_set(st, NXP_E_IO, -1, "cannot write %s: %s", cpath, strerror(errno));
+		cfd = -1;
+		if (!rc && rename(ctmp, cpath)) {
+			int e = errno;
+			rc = nxp__error_set(st, NXP_E_IO, -1, "cannot rename %s to %s: %s", ctmp, cpath, strerror(e));
+		}
+		if (rc)
+			unlink(ctmp);
+		free(ctmp);
+		ctmp = NULL;
+	}
 	if (!rc) {
 		out->events += sys_events * (o->combined ? 2 : 1) + dsum.events;
 		out->tracks += sys_tracks * (o->combined ? 2 : 1) + dsum.tracks;
@@ -1067,10 +1126,12 @@ out:
 		x.sink->destroy(x.sink);
 		unlink(stmp);
 	}
-	if (x.csink) {
+	if (x.csink)
 		x.csink->destroy(x.csink);
+	if (cfd >= 0)
+		close(cfd);
+	if (ctmp)
 		unlink(ctmp);
-	}
 	free(stmp);
 	free(ctmp);
 	free(spath);
