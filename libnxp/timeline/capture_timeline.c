@@ -46,7 +46,7 @@
 #define TL_SYS_LANES 64
 #define TL_SYS_DEPTH 32
 #define TL_MAX_GROUP_FIELDS 8
-#define TL_MAX_FLOW_KEYS (1u << 20)
+#define TL_MAX_FLOW_KEYS (1u << 18) /* distinct flow ids with arrows: a map of at most 2^19 x 40 B = 21 MB */
 
 /* ---- group fields ---- */
 
@@ -231,7 +231,6 @@ typedef struct fent {
 	int64_t count;
 	int64_t last_ts;
 	int64_t last_row; /* ordinal of the last row (max ts, then the later row) */
-	int64_t seen;     /* second pass: rows written so far */
 	uint64_t id;      /* the flow id in the files (sequential, from the sinks' next_flow_id) */
 } fent;
 
