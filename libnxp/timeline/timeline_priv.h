@@ -111,7 +111,9 @@ typedef struct tl_intern {
 	/* Front cache by the caller's pointer (verified by content, so a reused
 	 * buffer is safe): most lookups are the same few static strings. */
 	struct { const char *ptr; const char *key; uint64_t id; } front[256];
-	/* nxp__tl_intern_stable(): pointer -> id (open addressing, 0 = empty) */
+	/* nxp__tl_intern_stable(): a direct-mapped front by pointer, then
+	 * pointer -> id (open addressing, 0 = empty) */
+	struct { const char *ptr; uint64_t id; } sfront[128];
 	const char **sptr;
 	uint64_t *sid;
 	size_t scap, scount;

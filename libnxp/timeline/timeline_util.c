@@ -122,12 +122,29 @@ static uint64_t intern_slow(tl_intern *t, const char *s, int *fresh, const char 
 
 /* ---- interning by pointer (strings that stay put) ---- */
 
+static uint64_t intern_stable_slow(tl_intern *t, const char *s, int *fresh);
+
 static size_t ptr_slot(const char *p, size_t cap)
 {
 	return (size_t)(((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
 }
 
 uint64_t nxp__tl_intern_stable(tl_intern *t, const char *s, int *fresh)
+{
+	size_t f = (size_t)((uintptr_t)s >> 3) & 127;
+	if (t->sfront[f].ptr == s) {
+		*fresh = 0;
+		return t->sfront[f].id;
+	}
+	uint64_t id = intern_stable_slow(t, s, fresh);
+	if (id) {
+		t->sfront[f].ptr = s;
+		t->sfront[f].id = id;
+	}
+	return id;
+}
+
+static uint64_t intern_stable_slow(tl_intern *t, const char *s, int *fresh)
 {
 	if (t->scap) {
 		size_t j = ptr_slot(s, t->scap);
