@@ -112,6 +112,54 @@ pub struct TimelineOptions {
     pub overwrite: bool,
 }
 
+/// Options of [`export_capture_timeline`] (None = the C default).
+#[derive(Clone, Debug, Default)]
+pub struct CaptureTimelineOptions {
+    /// Also write combined_profile.pftrace (device activity on host time).
+    pub combined: bool,
+    /// Comma-separated system event fields of the process-level tracks
+    /// (None = "instance_id,process_id").
+    pub primary_group: Option<String>,
+    /// Fields of the tracks under them (None = "worker_gid,lnc_idx,thread_id").
+    pub secondary_group: Option<String>,
+    pub max_events: Option<i64>,
+    /// The device content's semaphore flow arrows (None = on).
+    pub device_flows: Option<bool>,
+    pub overwrite: bool,
+}
+
+/// Write capture directory `dir` as Perfetto traces into `out_dir`
+/// (nxp_capture_export_timeline: device_profile_<NTFF name>.pftrace per device
+/// profile, system_profile.pftrace, and with `combined`
+/// combined_profile.pftrace); returns the summed stats.
+pub fn export_capture_timeline(dir: impl AsRef<Path>, out_dir: impl AsRef<Path>, opts: &CaptureTimelineOptions)
+    -> Result<sys::nxp_timeline_stats> {
+    let d = path_cstring(dir.as_ref())?;
+    let out = path_cstring(out_dir.as_ref())?;
+    let group = |g: &Option<String>| -> Result<Option<std::ffi::CString>> {
+        g.as_ref()
+            .map(|s| std::ffi::CString::new(s.as_str()).map_err(|_| Error::new(sys::NXP_E_INVAL, "group: NUL in the field list")))
+            .transpose()
+    };
+    let (pg, sg) = (group(&opts.primary_group)?, group(&opts.secondary_group)?);
+    let o = sys::nxp_timeline_options {
+        max_events: opts.max_events.unwrap_or(0),
+        overwrite: opts.overwrite as i32,
+        combined: opts.combined as i32,
+        device_flows: opts.device_flows.map_or(1, |f| f as i32),
+        system_primary_group: pg.as_ref().map_or(ptr::null(), |c| c.as_ptr()),
+        system_secondary_group: sg.as_ref().map_or(ptr::null(), |c| c.as_ptr()),
+        ..Default::default()
+    };
+    let mut stats: sys::nxp_timeline_stats = unsafe { sys::sized() };
+    let mut st = status();
+    let rc = unsafe { sys::nxp_capture_export_timeline(d.as_ptr(), out.as_ptr(), &o, &mut stats, &mut st) };
+    if rc < 0 {
+        return Err(Error::from_status(rc, &st));
+    }
+    Ok(stats)
+}
+
 // ------------------------------------------------------------------ flows
 
 /// A Flow row (nxp_flow).

@@ -147,3 +147,41 @@ fn flows_stream_and_lookup() {
     let again: Vec<_> = p.flows(&FlowOptions::default()).unwrap().map(|f| f.unwrap()).collect();
     assert_eq!(again, flows);
 }
+
+#[test]
+fn capture_timeline_combined_and_groups() {
+    let Ok(cli) = std::env::var("NXP_CLI") else { return };
+    let dir = tmpdir("capture_timeline");
+    let cap = dir.join("cap");
+    let st = std::process::Command::new(&cli)
+        .args(["synth", "--workload", "mlp", "--arch", "trn2", "--seed", "6", "--ranks", "2", "--instructions", "2000",
+               "--quiet", "--capture"])
+        .arg(&cap)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = dir.join("out");
+    let opts = nxp::CaptureTimelineOptions {
+        combined: true,
+        primary_group: Some("instance_id".into()),
+        secondary_group: Some("nc_idx,trace_event_source".into()),
+        device_flows: Some(false),
+        ..Default::default()
+    };
+    let s = nxp::export_capture_timeline(&cap, &out, &opts).unwrap();
+    assert_eq!((s.flows, s.unplaced_profiles), (6, 0)); // 2 ranks x 3 executions: one nrt_execute arrow each
+    let mut names: Vec<String> =
+        std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names.len(), 4, "{:?}", names);
+    assert_eq!(names[0], "combined_profile.pftrace");
+    assert!(names[1].starts_with("device_profile_") && names[2].starts_with("device_profile_"), "{:?}", names);
+    assert_eq!(names[3], "system_profile.pftrace");
+    let total: u64 = names.iter().map(|n| std::fs::metadata(out.join(n)).unwrap().len()).sum();
+    assert_eq!(s.bytes as u64, total);
+    // an unknown field: refused before anything is written
+    let bad = nxp::CaptureTimelineOptions { primary_group: Some("pid".into()), ..Default::default() };
+    let e = nxp::export_capture_timeline(&cap, dir.join("bad"), &bad).unwrap_err();
+    assert_eq!(e.code, ffi::NXP_E_INVAL);
+    assert!(!dir.join("bad").exists());
+}
