@@ -441,7 +441,10 @@ def main():
         total_unmapped += unmapped
         execs = run([a.cli, "dump", neffs[0], f, "--table", "execution", "--format", "jsonl"])
         # every execution of the profile: an nrt_execute flow ends on its slice,
-        # and the execution and its instructions lie inside the nrt_execute
+        # and the execution and its instructions lie inside the nrt_execute;
+        # every other device slice of the profile (DMA packets, throttle
+        # windows) inside one of the profile's nrt_execute spans
+        spans = []
         for x in execs:
             x.setdefault("pcore_idx", 0)
             if to_host(key, int(x["execution_start_ts"]),
@@ -461,6 +464,7 @@ def main():
             nrt = ch[0][0]
             nrt_dur = next(d for ev, d in slices if ev is nrt)
             a0, a1 = nrt["ts"], nrt["ts"] + nrt_dur
+            spans.append((a0, a1))
             ex_dur = next(d for ev, d, _ in lst if ev is ex)
             if not (a0 <= ex["ts"] and ex["ts"] + ex_dur <= a1):
                 fail("combined: %s execution %d [%d, %d] is not inside its nrt_execute [%d, %d]" %
@@ -476,6 +480,19 @@ def main():
                              (f, ev["name"], ev["ts"], dur, a0, a1))
             if not inside:
                 fail("combined: %s execution %d: no instruction carries it" % (f, x["execution_index"]))
+        outside = 0
+        for (hn, gname), lst in dev_slices.items():
+            m = re.fullmatch(r"NeuronCore (-?\d+) pcore (-?\d+)", gname)
+            if hn != host_name or not m or int(m.group(1)) != nc or not spans:
+                continue
+            for ev, dur, bn in lst:
+                if bn in engines or bn == "executions":
+                    continue
+                if not any(a0 <= ev["ts"] and ev["ts"] + dur <= a1 for a0, a1 in spans):
+                    outside += 1
+                    if outside <= 3:
+                        fail("combined: %s: %r slice %r at %d (+%d) inside no nrt_execute" %
+                             (os.path.basename(f), bn, ev["name"], ev["ts"], dur))
     nrt_flows = sum(1 for c in by.values() if c[0]["name"] == "nrt_execute" and c[-1]["track"] in dev_uuids)
     print("combined_profile.pftrace: %d system slices, %d instructions on host time (%d not placeable), %d "
           "nrt_execute -> execution flows, %d flows, %d tracks (%d device)" %

@@ -154,6 +154,13 @@ ccheck="$(dirname "$check")/pftrace_capture_check.py"
 	fail "combined capture"
 grep -q ' 6 nrt_execute -> execution flows' "$tmp/cc.out" ||
 	fail "--combined: want 6 nrt_execute arrows (2 ranks x 3 executions): $(cat "$tmp/cc.out")"
+#    LNC=2 ranks (two pcores per profile) combine the same way
+"$NXP_CLI" synth --workload mlp --arch trn2 --lnc 2 --seed 3 --capture "$tmp/cl2" --ranks 2 --instructions 3000 \
+	--quiet >/dev/null || fail "synth --capture --lnc 2"
+"$NXP_CLI" export --capture "$tmp/cl2" --format perfetto -o "$tmp/cl2out" --combined --quiet ||
+	fail "capture export --combined (lnc 2)"
+"$py" "$ccheck" --cli "$NXP_CLI" --capture "$tmp/cl2" --out "$tmp/cl2out" --combined >/dev/null ||
+	fail "combined capture (lnc 2)"
 #    other groupings: the track hierarchy follows the options
 for g in "instance_id nc_idx,trace_event_source" "trace_event_source,nc_idx thread_id" "name pcore_idx" ","; do
 	set -- $g
