@@ -362,7 +362,7 @@ def main():
     def group_of(t):
         seen = 0
         while t is not None and seen < 64:
-            if t.name and re.fullmatch(r"NeuronCore -?\d+ pcore -?\d+( \(.*\))?", t.name):
+            if t.name and re.fullmatch(r"(.+: )?NeuronCore -?\d+ pcore -?\d+( \(.*\))?", t.name):
                 return t
             t = tracks.get(t.parent)
             seen += 1
@@ -399,7 +399,8 @@ def main():
         t = tracks[ev["track"]]
         g = group_of(t)
         host = pc.process_of(tracks, g)
-        dev_slices[(host.name if host else None, g.name)].append((ev, dur, lane_base(tracks, t)[0]))
+        hn = host.name if host is not None and host is not g else None  # None: a top-level group
+        dev_slices[(hn, g.name)].append((ev, dur, lane_base(tracks, t)[0]))
 
     # each profile: its instructions at the recomputed host times
     total_i = total_unmapped = 0
@@ -424,9 +425,14 @@ def main():
         unmapped = sum(want_i.pop(k) for k in [k for k in want_i if k[2] is None])
         got_i = collections.Counter()
         engines = {r["engine"] for r in instr}
+        top = os.path.basename(f)[:-5] + ": "  # a profile no nrt_execute launched: top level
         for (hn, gname), lst in dev_slices.items():
+            if hn is None and gname.startswith(top):
+                gname = gname[len(top):]
+            elif hn != host_name:
+                continue
             m = re.fullmatch(r"NeuronCore (-?\d+) pcore (-?\d+)", gname)
-            if hn != host_name or not m or int(m.group(1)) != nc:
+            if not m or int(m.group(1)) != nc:
                 continue
             pcore = int(m.group(2))
             for ev, dur, bn in lst:
@@ -445,6 +451,10 @@ def main():
         # every other device slice of the profile (DMA packets, throttle
         # windows) inside one of the profile's nrt_execute spans
         spans = []
+        launched = any(hn == host_name and gn.startswith("NeuronCore %d " % nc) for hn, gn in dev_slices)
+        if not launched:
+            print("%s: no nrt_execute launched it: top-level groups, no arrows" % os.path.basename(f))
+            execs = []
         for x in execs:
             x.setdefault("pcore_idx", 0)
             if to_host(key, int(x["execution_start_ts"]),

@@ -152,3 +152,34 @@ def test_capture_timeline_hostile_system_rows(cli, tmp_path):
     m = re.search(r"(\d+) instructions on host time \((\d+) not placeable\), (\d+) nrt_execute", r.stdout)
     assert m and int(m.group(1)) > 0 and int(m.group(2)) > 0 and int(m.group(3)) > 0, r.stdout
     assert st["flows"] == 1 + int(m.group(3))
+
+
+def test_capture_timeline_profile_without_its_nrt_execute(cli, tmp_path):
+    """A rank whose ntrace.pb keeps its sync points but whose nrt_execute rows
+    carry no execution_index: its device profile is still placed on host time,
+    as top-level groups "<NTFF name>: NeuronCore n pcore p", with no arrow; the
+    other rank's executions keep theirs."""
+    from nxp._syswriter import SysprofWriter
+    cap, out = str(tmp_path / "cap"), str(tmp_path / "out")
+    subprocess.run([cli, "synth", "--workload", "mlp", "--arch", "trn2", "--seed", "8", "--capture", cap,
+                    "--ranks", "2", "--instructions", "2000", "--quiet"], check=True, stdout=subprocess.DEVNULL)
+    d = sorted(x for x in os.listdir(cap) if x.startswith("i-"))[0]
+    path = os.path.join(cap, d, "ntrace.pb")
+    rows = [json.loads(l) for l in subprocess.run([cli, "dump", "--system", path, "--format", "jsonl"],
+                                                  check=True, capture_output=True, text=True).stdout.splitlines()]
+    inst, pid = d.rsplit("_pid_", 1)
+    with SysprofWriter(path, "ntrace", arch="trn2", pid=int(pid), instance_id=inst) as w:
+        for r in rows:
+            if r["name"] == "timestamp_sync_point":
+                w.event(r["name"], "instant", {k: str(v) for k, v in r["extra_attributes_json"].items()},
+                        timestamp=r["start_ts"], nc_idx=r["nc_idx"])
+            elif r["name"] == "nrt_execute":
+                w.event(r["name"], "instant", {"neff_name": "x"}, timestamp=r["start_ts"], nc_idx=r["nc_idx"],
+                        thread_id=r["thread_id"])
+    st = nxp.export_capture_timeline(cap, out, combined=True, device_flows=False)
+    assert st["unplaced_profiles"] == 0 and st["flows"] == 3          # the other rank's 3 executions
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "pftrace_capture_check.py"), "--cli", cli,
+                        "--capture", cap, "--out", out, "--combined"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "no nrt_execute launched it: top-level groups" in r.stdout, r.stdout
+    assert " 3 nrt_execute -> execution flows" in r.stdout, r.stdout
