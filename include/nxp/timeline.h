@@ -168,8 +168,13 @@ NXP_API int nxp_profile_export_timeline(nxp_profile *p, const char *path, const 
  *    and its neff_name when several profiles share the core) to the
  *    "execution N" slice it launched.  A profile whose core has no sync point
  *    is left out and counted in stats->unplaced_profiles; a record whose time
- *    does not map (int64 overflow) is left out.
- * `stats` sums every file written (stats->flows: flow chains written).
+ *    does not map (int64 overflow) is left out.  The device content keeps its
+ *    semaphore arrows (opts->device_flows).  In ui.perfetto.dev a host
+ *    process group ("i-0abc pid 41071") then shows its thread tracks and its
+ *    "NeuronCore <n> pcore <p>" groups, each holding "executions", the engine
+ *    tracks and the DMA queue tracks, with device times in host ns.
+ * `stats` sums every file written (stats->flows: every file's arrows, the
+ * combined file's included).
  * opts->format must be NXP_TIMELINE_PERFETTO.  Errors: as
  * nxp_profile_export_timeline(), NXP_E_INVAL (an unknown group field, checked
  * before anything is written), those of nxp_capture_open(), and a system file
