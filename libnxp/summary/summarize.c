@@ -58,9 +58,12 @@ typedef struct opacc {
 
 /* A bounded single-producer single-consumer channel of busy runs (sorted,
  * disjoint), in batches: the parallel pass's instruction and DMA threads send
- * the runs of their share of total_active_time to the merging caller. */
+ * the runs of their share of total_active_time to the merging caller.  64
+ * slots of 1024 spans (1 MiB a channel) let a thread run ahead of the others
+ * in trace time: with 8 slots the threads advanced in lock-step and blocked
+ * each other (256 MiB trace, idle 2-core VM, threads=2: 1.61x -> 2.03x). */
 #define CH_BATCH 1024
-#define CH_SLOTS 8
+#define CH_SLOTS 64
 typedef struct chan {
 	pthread_mutex_t m;
 	pthread_cond_t c;
