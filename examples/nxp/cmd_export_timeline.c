@@ -9,9 +9,17 @@
 
 #define TL_USAGE                                                                                      \
 	"nxp export NEFF NTFF --format perfetto|chrome-json -o FILE [--from T] [--to T]\n"          \
-	"      [--engine E] [--execution N] [--max-events N] [--window NS] [--force] [--quiet]\n"     \
-	"      [--allow-mismatch]\n"                                                                  \
-	"  nxp export --capture DIR --format perfetto -o OUTDIR [--combined] [--force] [--quiet]\n"  \
+	"      [--engine E] [--execution N] [--max-events N] [--window NS] [--no-flows] [--force]\n" \
+	"      [--quiet] [--allow-mismatch]\n"                                                       \
+	"      the device profile as a timeline: a Perfetto trace (open FILE in ui.perfetto.dev),\n"  \
+	"      or Chrome JSON (FILE ending in .gz is gzip'd); T in ns or +1.5ms from the trace\n"     \
+	"      start; --engine: only that engine's instructions; --execution N: only its time;\n"     \
+	"      --max-events: stop after N events (noted in the trace and here); --window: the\n"      \
+	"      sampling window of the utilisation and throughput counters; --no-flows: no\n"        \
+	"      semaphore arrows (they are drawn for a whole-profile Perfetto export and cost\n"     \
+	"      about as much CPU as the rest of the export)\n"                                      \
+	"  nxp export --capture DIR --format perfetto -o OUTDIR [--combined] [--no-flows]\n"        \
+	"      [--force] [--quiet]\n"                                                               \
 	"      [--system-trace-primary-group F,...] [--system-trace-secondary-group F,...]\n"        \
 	"      OUTDIR/device_profile_<NTFF name>.pftrace per device profile and\n"                   \
 	"      OUTDIR/system_profile.pftrace (system events as slices, CPU and memory counters,\n"   \
@@ -19,12 +27,7 @@
 	"      fields (default instance_id,process_id) and into tracks under them by the\n"         \
 	"      secondary fields (default worker_gid,lnc_idx,thread_id); --combined also writes\n"   \
 	"      OUTDIR/combined_profile.pftrace: the system rows and every device profile on host\n" \
-	"      time (clock map), with an arrow from each nrt_execute to its device execution\n"     \
-	"      the device profile as a timeline: a Perfetto trace (open FILE in ui.perfetto.dev),\n"  \
-	"      or Chrome JSON (FILE ending in .gz is gzip'd); T in ns or +1.5ms from the trace\n"     \
-	"      start; --engine: only that engine's instructions; --execution N: only its time;\n"     \
-	"      --max-events: stop after N events (noted in the trace and here); --window: the\n"      \
-	"      sampling window of the utilisation and throughput counters\n"
+	"      time (clock map), with an arrow from each nrt_execute to its device execution\n"
 
 int cmd_export_timeline(int argc, char **argv)
 {
@@ -44,6 +47,8 @@ int cmd_export_timeline(int argc, char **argv)
 			to_opts.overwrite = 1;
 		} else if (!strcmp(a, "--combined")) {
 			to_opts.combined = 1;
+		} else if (!strcmp(a, "--no-flows")) {
+			to_opts.device_flows = 0;
 		} else if (!strcmp(a, "--quiet")) {
 			quiet = 1;
 		} else if (!strcmp(a, "--allow-mismatch")) {
