@@ -31,8 +31,11 @@ static int put_rle_run(pq_buf *out, uint32_t value, size_t count, int bw)
 	return 0;
 }
 
-/* Bit-pack `groups` groups of 8 values (the tail past n padded with 0),
- * 32 bits stored at a time. */
+/* Bit-pack `groups` groups of 8 values (the tail past n padded with 0).
+ * Widths up to 8 (dictionary ids, mostly): a group is 8 * bw <= 64 bits,
+ * put together in one word and stored whole (the bytes past the group are
+ * overwritten by the next one; out has 8 bytes of slack).  Wider: 32 bits
+ * stored at a time. */
 static int put_packed(pq_buf *out, const uint32_t *v, size_t n, size_t groups, int bw)
 {
 	size_t bytes = groups * (size_t)bw;
@@ -40,9 +43,29 @@ static int put_packed(pq_buf *out, const uint32_t *v, size_t n, size_t groups, i
 		return -1;
 	out->n += pq_uvarint(out->p + out->n, (uint64_t)groups << 1 | 1);
 	uint8_t *o = out->p + out->n;
+	size_t total = groups * 8;
+	if (bw <= 8) {
+		size_t full = n < total ? n / 8 : groups;
+		unsigned s = (unsigned)bw;
+		for (size_t g = 0; g < full; g++, v += 8) {
+			uint64_t acc = (uint64_t)v[0] | (uint64_t)v[1] << s | (uint64_t)v[2] << 2 * s |
+				       (uint64_t)v[3] << 3 * s | (uint64_t)v[4] << 4 * s | (uint64_t)v[5] << 5 * s |
+				       (uint64_t)v[6] << 6 * s | (uint64_t)v[7] << 7 * s;
+			memcpy(o, &acc, 8);
+			o += bw;
+		}
+		for (size_t i = full * 8; i < total; i += 8) { /* the last group, padded with 0 */
+			uint64_t acc = 0;
+			for (size_t j = 0; j < 8 && i + j < n; j++)
+				acc |= (uint64_t)v[i - full * 8 + j] << (j * s);
+			memcpy(o, &acc, 8);
+			o += bw;
+		}
+		out->n += bytes;
+		return 0;
+	}
 	uint64_t acc = 0; /* have < 32 bits before a value is added: at most 63 after */
 	int have = 0;
-	size_t total = groups * 8;
 	for (size_t i = 0; i < total; i++) {
 		acc |= (uint64_t)(i < n ? v[i] : 0) << have;
 		have += bw;

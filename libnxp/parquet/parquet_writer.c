@@ -415,7 +415,9 @@ static int defs_append(pq_col *c, const uint8_t *valid, int64_t i0, int64_t n)
 	return 0;
 }
 
-/* Fixed-width numbers: non-null values copied (converted) to the page, min/max. */
+/* Fixed-width numbers: non-null values copied (converted) to the page, with
+ * min/max in the same loop (one pass over the values; locals, which the
+ * stores to the page cannot alias). */
 #define DEFINE_APPEND_INT(NAME, TIN, TOUT)                                                        \
 	static int64_t NAME(pq_col *c, const struct ArrowArray *a, const uint8_t *valid, int64_t i0, \
 			    int64_t n)                                                               \
@@ -425,24 +427,32 @@ static int defs_append(pq_col *c, const uint8_t *valid, int64_t i0, int64_t n)
 			return PQ_OOM;                                                                   \
 		TOUT *out = (TOUT *)(void *)(c->vals.p + c->vals.n);                                 \
 		int64_t k = 0;                                                                       \
+		TOUT mn = 0, mx = 0;                                                                 \
 		if (!valid) {                                                                        \
-			for (int64_t i = 0; i < n; i++)                                              \
-				out[i] = (TOUT)src[i];                                               \
+			if (n) {                                                                     \
+				mn = mx = (TOUT)src[0];                                              \
+				for (int64_t i = 0; i < n; i++) {                                    \
+					TOUT x = (TOUT)src[i];                                       \
+					out[i] = x;                                                  \
+					mn = x < mn ? x : mn;                                        \
+					mx = x > mx ? x : mx;                                        \
+				}                                                                    \
+			}                                                                            \
 			k = n;                                                                       \
 		} else {                                                                             \
 			for (int64_t i = 0; i < n; i++) {                                            \
 				out[k] = (TOUT)src[i];                                               \
 				k += bit_at(valid, i0 + i);                                          \
 			}                                                                            \
-		}                                                                                    \
-		if (k) {                                                                             \
-			TOUT mn = out[0], mx = out[0];                                               \
+			if (k)                                                                       \
+				mn = mx = out[0];                                                    \
 			for (int64_t i = 1; i < k; i++) {                                            \
 				mn = out[i] < mn ? out[i] : mn;                                      \
 				mx = out[i] > mx ? out[i] : mx;                                      \
 			}                                                                            \
-			stat_int(c, mn, mx);                                                         \
 		}                                                                                    \
+		if (k)                                                                               \
+			stat_int(c, mn, mx);                                                         \
 		c->vals.n += (size_t)k * sizeof(TOUT);                                               \
 		return n;                                                                            \
 	}
@@ -450,6 +460,8 @@ DEFINE_APPEND_INT(append_int32, int32_t, int32_t)
 DEFINE_APPEND_INT(append_int64, int64_t, int64_t)
 DEFINE_APPEND_INT(append_uint32, uint32_t, int64_t)
 
+/* min/max of the chunk kept in locals over the batch (the page stores
+ * cannot alias them); NaNs counted, not compared. */
 #define DEFINE_APPEND_REAL(NAME, T)                                                                \
 	static int64_t NAME(pq_col *c, const struct ArrowArray *a, const uint8_t *valid, int64_t i0, \
 			    int64_t n)                                                               \
@@ -468,17 +480,26 @@ DEFINE_APPEND_INT(append_uint32, uint32_t, int64_t)
 				k += bit_at(valid, i0 + i);                                          \
 			}                                                                            \
 		}                                                                                    \
+		int has = c->has_mm;                                                                 \
+		double mn = c->dmin, mx = c->dmax;                                                   \
+		int64_t nan = 0;                                                                     \
 		for (int64_t i = 0; i < k; i++) {                                                    \
 			double x = out[i];                                                           \
 			if (x != x) {                                                                \
-				c->nan++;                                                            \
-			} else if (!c->has_mm) {                                                     \
-				c->dmin = c->dmax = x;                                               \
-				c->has_mm = 1;                                                       \
+				nan++;                                                               \
+			} else if (!has) {                                                           \
+				mn = mx = x;                                                         \
+				has = 1;                                                             \
 			} else {                                                                     \
-				c->dmin = x < c->dmin ? x : c->dmin;                                 \
-				c->dmax = x > c->dmax ? x : c->dmax;                                 \
+				mn = x < mn ? x : mn;                                                \
+				mx = x > mx ? x : mx;                                                \
 			}                                                                            \
+		}                                                                                    \
+		c->nan += nan;                                                                       \
+		if (has) {                                                                           \
+			c->dmin = mn;                                                                \
+			c->dmax = mx;                                                                \
+			c->has_mm = 1;                                                               \
 		}                                                                                    \
 		c->vals.n += (size_t)k * sizeof(T);                                                  \
 		return n;                                                                            \
