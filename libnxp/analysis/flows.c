@@ -1,20 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /* Dependency edges (the Flow table) in one streaming pass over the
- * Instruction, DmaPacket and SemaphoreUpdate cursors.  Which edges are exact
- * and which inferred, and why: doc/analysis.md. */
+ * Instruction, DmaPacket and SemaphoreUpdate records in time order.  The
+ * records come from the NTFF module's internal iteration (ntff_iter runs of
+ * raw records, checked as the cursors check them), and only the few fields
+ * the edges need are decoded: filling the public records cost as much as the
+ * rest of the pass.  Which edges are exact and which inferred, and why:
+ * doc/analysis.md. */
 #include "analysis_priv.h"
 
 #include "abi_struct.h"
 #include "neff_internal.h"
+#include "ntff_priv.h"
 #include "status.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define NSEM 256          /* semaphore indices the 8-bit static fields can name */
-#define HIST_CAP 64       /* updates of one semaphore remembered (plus the window) */
+#define HIST_CAP 64       /* updates of one semaphore remembered (plus the window); a power of two */
 #define OPEN_TRANSFERS 8  /* DMA transfers per queue awaiting their completion update */
 #define MAX_QUEUES 4096   /* distinct DMA queue instances followed */
+#define QHASH_CAP 8192    /* queue lookup slots (power of two, > 2 * MAX_QUEUES) */
 
 typedef struct sinfo {
 	uint8_t wait_mode, wait_idx, update_mode, update_idx;
@@ -27,11 +33,16 @@ typedef struct hist_ent {
 	int32_t value;
 } hist_ent;
 
-typedef struct sem_hist {
+typedef struct sem_hist { /* a ring: update j (0 = oldest) is at e[(head + j) % HIST_CAP] */
 	hist_ent e[HIST_CAP];
-	int n;
+	int head, n;
 	int evicted; /* an older update was forgotten: a transition at e[0] is not certain */
 } sem_hist;
+
+static inline hist_ent *hist_at(sem_hist *h, int j)
+{
+	return &h->e[(h->head + j) & (HIST_CAP - 1)];
+}
 
 typedef struct pend_wait {
 	int64_t id, exec_start, pcore;
@@ -54,6 +65,19 @@ typedef struct transfer {
 	int used;
 } transfer;
 
+/* The queues of one (pcore, owner engine), in creation order. */
+typedef struct qlist {
+	uint32_t *v;
+	size_t n, cap;
+} qlist;
+
+/* A queue lookup slot: the queue found for (pcore, idx, name address). */
+typedef struct qslot {
+	const char *name;
+	int64_t pcore, idx;
+	int32_t q; /* index in queues + 1; 0 = empty */
+} qslot;
+
 typedef struct qstate {
 	const char *name; /* profile-lifetime string */
 	int64_t pcore, idx;
@@ -64,15 +88,42 @@ typedef struct qstate {
 	int have_cur;
 } qstate;
 
+/* The fields of the records the edges use (as in the public records). */
+typedef struct f_instr {
+	int64_t id, start_ts, end_ts, evt_wait_time_ns, pcore_idx, pc;
+	int32_t engine_id;
+	int pc_unknown; /* NXP_INSTRUCTION_PC_UNKNOWN */
+} f_instr;
+
+typedef struct f_dma {
+	int64_t id, start_ts, end_ts, pcore_idx, queue_idx, packet_aggregation_id;
+	const char *queue_name; /* profile-lifetime string */
+} f_dma;
+
+typedef struct f_sem {
+	int64_t timestamp, pcore_idx;
+	int32_t semaphore_idx, value;
+	int engine; /* of update_source, -1 unknown */
+} f_sem;
+
+/* One table's records in time order: its ntff_iter and the current run. */
+typedef struct f_src {
+	ntff_iter it;
+	int open;
+	ntff_rec run;
+	size_t i; /* next record of the run */
+} f_src;
+
 struct nxp_flow_cursor {
 	nxp_profile *p;
 	const nxp_neff *neff;
 	nxp_flow_options o;
 	nxp_status err;
-	nxp_cursor *ci, *cd, *cs;
-	nxp_instruction ri;
-	nxp_dma_packet rd;
-	nxp_semaphore_update rs;
+	f_src si, sd, ss;
+	f_instr ri;
+	f_dma rd;
+	f_sem rs;
+	int src_engine[NXP_ENGINE_COUNT]; /* nxp_engine_from_name of the update_source name */
 	int hi, hd, hs; /* 1 = record held, 0 = need next, -1 = ended */
 	int64_t sem_row;
 	int64_t now;
@@ -86,6 +137,9 @@ struct nxp_flow_cursor {
 	fifo *signal, *trigger; /* [pcore * NXP_ENGINE_COUNT + engine] */
 	qstate *queues;
 	size_t nqueues;
+	qslot *qhash;      /* [QHASH_CAP] */
+	size_t nqslots;
+	qlist *owned;      /* [pcore * NXP_ENGINE_COUNT + owner] */
 	nxp_flow *out;
 	size_t out_head, out_n, out_cap;
 	int failed;
@@ -128,13 +182,13 @@ static int emit(nxp_flow_cursor *c, int kind, int in_t, int64_t in_id, int64_t i
 		if (!v)
 			return fc_fail(c, NXP_E_NOMEM, "flows: out of memory");
 		for (size_t i = 0; i < c->out_n; i++)
-			v[i] = c->out[(c->out_head + i) % c->out_cap];
+			v[i] = c->out[(c->out_head + i) & (c->out_cap - 1)];
 		free(c->out);
 		c->out = v;
 		c->out_head = 0;
 		c->out_cap = nc;
 	}
-	nxp_flow *f = &c->out[(c->out_head + c->out_n++) % c->out_cap];
+	nxp_flow *f = &c->out[(c->out_head + c->out_n++) & (c->out_cap - 1)]; /* out_cap: a power of two */
 	memset(f, 0, sizeof(*f));
 	f->struct_size = sizeof(*f);
 	f->kind = kind;
@@ -216,14 +270,15 @@ static int resolve_waits(nxp_flow_cursor *c, int64_t t)
 		if (!h)
 			continue;
 		int j = h->n - 1;
-		while (j >= 0 && h->e[j].ts > w->exec_start)
+		while (j >= 0 && hist_at(h, j)->ts > w->exec_start)
 			j--;
-		if (j < 0 || !satisfies(w->mode, h->e[j].value, w->value))
+		if (j < 0 || !satisfies(w->mode, hist_at(h, j)->value, w->value))
 			continue; /* satisfied before anything remembered, or never: no edge */
-		while (j > 0 && satisfies(w->mode, h->e[j - 1].value, w->value))
+		while (j > 0 && satisfies(w->mode, hist_at(h, j - 1)->value, w->value))
 			j--;
 		int exact = j > 0 || !h->evicted;
-		int rc = emit(c, NXP_FLOW_SEMAPHORE_WAIT, NXP_TABLE_SEMAPHORE_UPDATE, h->e[j].row, h->e[j].ts,
+		const hist_ent *e = hist_at(h, j);
+		int rc = emit(c, NXP_FLOW_SEMAPHORE_WAIT, NXP_TABLE_SEMAPHORE_UPDATE, e->row, e->ts,
 			      NXP_TABLE_INSTRUCTION, w->id, w->exec_start, exact, w->pcore);
 		if (rc < 0)
 			return rc;
@@ -232,9 +287,9 @@ static int resolve_waits(nxp_flow_cursor *c, int64_t t)
 	return 0;
 }
 
-static int on_instruction(nxp_flow_cursor *c, const nxp_instruction *in)
+static int on_instruction(nxp_flow_cursor *c, const f_instr *in)
 {
-	if (in->flags & NXP_INSTRUCTION_PC_UNKNOWN)
+	if (in->pc_unknown)
 		return 0;
 	const sinfo *s = static_of(c, in->pcore_idx, in->engine_id, in->pc);
 	if (!s)
@@ -263,17 +318,19 @@ static int on_instruction(nxp_flow_cursor *c, const nxp_instruction *in)
 	return 0;
 }
 
-static qstate *queue_of(nxp_flow_cursor *c, const nxp_dma_packet *d)
+static size_t qhash_slot(int64_t pcore, int64_t idx, const char *name)
 {
-	for (size_t i = 0; i < c->nqueues; i++) {
-		qstate *q = &c->queues[i];
-		if (q->pcore == d->pcore_idx && q->idx == d->queue_idx &&
-		    (q->name == d->queue_name || (q->name && d->queue_name && !strcmp(q->name, d->queue_name))))
-			return q;
-	}
-	if (c->nqueues >= MAX_QUEUES)
-		return NULL;
-	qstate *q = &c->queues[c->nqueues++];
+	uint64_t h = (uint64_t)(uintptr_t)name * 0x9E3779B97F4A7C15ull;
+	h ^= ((uint64_t)pcore * 0xC2B2AE3D27D4EB4Full) ^ ((uint64_t)idx * 0x165667B19E3779F9ull);
+	h ^= h >> 29;
+	return (size_t)(h & (QHASH_CAP - 1));
+}
+
+/* A new queue (the list has room), listed under its (pcore, owner) when both
+ * are known.  NULL on NOMEM (recorded). */
+static qstate *new_queue(nxp_flow_cursor *c, const f_dma *d)
+{
+	qstate *q = &c->queues[c->nqueues];
 	memset(q, 0, sizeof(*q));
 	q->name = d->queue_name;
 	q->pcore = d->pcore_idx;
@@ -282,14 +339,62 @@ static qstate *queue_of(nxp_flow_cursor *c, const nxp_dma_packet *d)
 	const nxp_neff_queue *nq = nxp_neff_find_queue(c->neff, d->pcore_idx, d->queue_name, d->queue_idx);
 	if (nq && nq->owner && *nq->owner)
 		q->owner = nxp_engine_from_name(nq->owner);
+	if (q->owner >= 0 && q->pcore >= 0 && (size_t)q->pcore < c->npcore) {
+		qlist *l = &c->owned[(size_t)q->pcore * NXP_ENGINE_COUNT + (size_t)q->owner];
+		if (l->n == l->cap) {
+			size_t nc = l->cap ? l->cap * 2 : 8;
+			uint32_t *v = realloc(l->v, nc * sizeof(*v));
+			if (!v) {
+				fc_fail(c, NXP_E_NOMEM, "flows: out of memory");
+				return NULL;
+			}
+			l->v = v;
+			l->cap = nc;
+		}
+		l->v[l->n++] = (uint32_t)c->nqueues;
+	}
+	c->nqueues++;
 	return q;
 }
 
-static int on_dma(nxp_flow_cursor *c, const nxp_dma_packet *d)
+/* The queue of a packet: a hash on (pcore, idx, name address) in front of
+ * the search in creation order (where names equal by content match too and
+ * the first such queue wins).  The list only grows, so the queue a key found
+ * stays its first match.  NULL when the list is full (or on NOMEM: c->failed). */
+static qstate *queue_of(nxp_flow_cursor *c, const f_dma *d)
+{
+	size_t hk = qhash_slot(d->pcore_idx, d->queue_idx, d->queue_name);
+	while (c->qhash[hk].q) {
+		const qslot *sl = &c->qhash[hk];
+		if (sl->name == d->queue_name && sl->pcore == d->pcore_idx && sl->idx == d->queue_idx)
+			return &c->queues[sl->q - 1];
+		hk = (hk + 1) & (QHASH_CAP - 1);
+	}
+	qstate *q = NULL;
+	for (size_t i = 0; i < c->nqueues && !q; i++) {
+		qstate *e = &c->queues[i];
+		if (e->pcore == d->pcore_idx && e->idx == d->queue_idx &&
+		    (e->name == d->queue_name || (e->name && d->queue_name && !strcmp(e->name, d->queue_name))))
+			q = e;
+	}
+	if (!q) {
+		if (c->nqueues >= MAX_QUEUES)
+			return NULL;
+		if (!(q = new_queue(c, d)))
+			return NULL;
+	}
+	if (c->nqslots < QHASH_CAP / 2) { /* else the search alone (many name addresses) */
+		c->qhash[hk] = (qslot){d->queue_name, d->pcore_idx, d->queue_idx, (int32_t)(q - c->queues) + 1};
+		c->nqslots++;
+	}
+	return q;
+}
+
+static int on_dma(nxp_flow_cursor *c, const f_dma *d)
 {
 	qstate *q = queue_of(c, d);
 	if (!q)
-		return 0;
+		return c->failed ? c->err.code : 0;
 	if (!q->have_cur || q->cur_agg != d->packet_aggregation_id) {
 		/* a new transfer: started by the oldest pending trigger of the owner
 		 * engine that ended before it (inferred: the trace does not say) */
@@ -321,7 +426,7 @@ static int on_dma(nxp_flow_cursor *c, const nxp_dma_packet *d)
 	return 0;
 }
 
-static int on_semaphore(nxp_flow_cursor *c, const nxp_semaphore_update *u, int64_t row)
+static int on_semaphore(nxp_flow_cursor *c, const f_sem *u, int64_t row)
 {
 	int64_t pc = u->pcore_idx;
 	if (pc < 0 || (size_t)pc >= c->npcore || u->semaphore_idx < 0 || u->semaphore_idx >= NSEM)
@@ -336,18 +441,18 @@ static int on_semaphore(nxp_flow_cursor *c, const nxp_semaphore_update *u, int64
 	/* forget updates older than the window (keeping the latest), or the oldest when full */
 	int64_t lim = nxp__ts_sub(u->timestamp, c->o.window_ns);
 	int drop = 0;
-	while (drop < h->n - 1 && h->e[drop].ts < lim)
+	while (drop < h->n - 1 && hist_at(h, drop)->ts < lim)
 		drop++;
 	if (h->n - drop == HIST_CAP)
 		drop++;
 	if (drop) {
-		memmove(h->e, h->e + drop, (size_t)(h->n - drop) * sizeof(h->e[0]));
+		h->head = (h->head + drop) & (HIST_CAP - 1);
 		h->n -= drop;
 		h->evicted = 1;
 	}
-	h->e[h->n++] = (hist_ent){u->timestamp, row, u->value};
+	*hist_at(h, h->n++) = (hist_ent){u->timestamp, row, u->value};
 
-	int eng = nxp_engine_from_name(u->update_source);
+	int eng = u->engine;
 	if (eng < 0)
 		return 0;
 	fifo *sig = &c->signal[(size_t)pc * NXP_ENGINE_COUNT + (size_t)eng];
@@ -365,10 +470,9 @@ static int on_semaphore(nxp_flow_cursor *c, const nxp_semaphore_update *u, int64
 	 *    at this timestamp: exact when it is the only one */
 	transfer *hit = NULL;
 	int hits = 0;
-	for (size_t i = 0; i < c->nqueues; i++) {
-		qstate *q = &c->queues[i];
-		if (q->pcore != pc || q->owner != eng)
-			continue;
+	const qlist *own = &c->owned[(size_t)pc * NXP_ENGINE_COUNT + (size_t)eng];
+	for (size_t i = 0; i < own->n; i++) { /* the queues of (pc, eng) in creation order */
+		qstate *q = &c->queues[own->v[i]];
 		for (int j = 0; j < OPEN_TRANSFERS; j++)
 			if (q->t[j].used && q->t[j].last_end == u->timestamp) {
 				if (!hit)
@@ -393,44 +497,148 @@ static int on_semaphore(nxp_flow_cursor *c, const nxp_semaphore_update *u, int64
 	return 0;
 }
 
-static int cursor_fail(nxp_flow_cursor *c, nxp_cursor *cur, int rc)
+static int src_fail(nxp_flow_cursor *c, f_src *src, int rc)
 {
 	c->failed = 1;
-	nxp_cursor_error(cur, &c->err);
+	nxp_status_copy(&c->err, &src->it.s.err);
 	if (!c->err.code)
 		nxp__error_set(&c->err, rc, -1, "flows: cursor failed");
 	return c->err.code;
+}
+
+/* The next raw record of a source (checks not applied): NXP_OK, NXP_END or a
+ * negative error (in src->it.s.err).  It stays valid until the next call. */
+static inline int src_next(f_src *src, const uint8_t **rec, const ntff_queue **q, int64_t *id)
+{
+	while (src->i >= src->run.n) {
+		int rc = ntff_iter_run(&src->it, &src->run);
+		if (rc != NXP_OK)
+			return rc;
+		src->i = 0;
+	}
+	*rec = src->run.rec + src->i * src->run.rsize;
+	*q = src->run.q;
+	*id = src->run.id + (int64_t)src->i;
+	src->i++;
+	return NXP_OK;
+}
+
+/* A bad record (the one src_next just gave) is counted as the cursor counts it. */
+static void src_bad(f_src *src)
+{
+	ntff_scan_bad(&src->it.s, 0, ntff_iter_run_offset(&src->it, src->i - 1));
+}
+
+/* ticks -> ns as the records' fills convert them */
+static inline int64_t tick_ns(const nxp_profile *p, uint64_t tick)
+{
+	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
+	return (int64_t)(tpn == 1 ? tick : tick / tpn);
+}
+
+/* The next good Instruction record (as nxp_cursor_next_instruction's): 1, 0 at the end, or an error. */
+static int next_instr(nxp_flow_cursor *c)
+{
+	const uint8_t *rec;
+	const ntff_queue *q;
+	int64_t id;
+	int rc;
+	while ((rc = src_next(&c->si, &rec, &q, &id)) == NXP_OK) {
+		nxp_ntff_instruction_note n;
+		ntff_decode_instruction(rec, &n);
+		if (!ntff_instruction_ok(&n)) {
+			src_bad(&c->si);
+			continue;
+		}
+		f_instr *r = &c->ri;
+		r->id = id;
+		r->start_ts = tick_ns(c->p, n.start_tick);
+		r->end_ts = tick_ns(c->p, n.end_tick);
+		r->evt_wait_time_ns = tick_ns(c->p, n.wait_ticks);
+		r->pcore_idx = q->pcore;
+		r->engine_id = q->engine;
+		r->pc = n.pc;
+		r->pc_unknown = n.pc >= q->nsi;
+		return 1;
+	}
+	return rc == NXP_END ? 0 : src_fail(c, &c->si, rc);
+}
+
+static int next_dma(nxp_flow_cursor *c)
+{
+	const uint8_t *rec;
+	const ntff_queue *q;
+	int64_t id;
+	int rc;
+	while ((rc = src_next(&c->sd, &rec, &q, &id)) == NXP_OK) {
+		nxp_ntff_dma_note n;
+		ntff_decode_dma(rec, &n);
+		if (!ntff_dma_ok(c->p, &n)) {
+			src_bad(&c->sd);
+			continue;
+		}
+		f_dma *r = &c->rd;
+		r->id = id;
+		r->start_ts = tick_ns(c->p, n.start_tick);
+		r->end_ts = tick_ns(c->p, n.end_tick);
+		r->pcore_idx = q->pcore;
+		r->queue_idx = q->queue_idx;
+		r->queue_name = q->name;
+		r->packet_aggregation_id = n.packet_aggregation_id;
+		return 1;
+	}
+	return rc == NXP_END ? 0 : src_fail(c, &c->sd, rc);
+}
+
+static int next_sem(nxp_flow_cursor *c)
+{
+	const uint8_t *rec;
+	const ntff_queue *q;
+	int64_t id;
+	int rc;
+	while ((rc = src_next(&c->ss, &rec, &q, &id)) == NXP_OK) {
+		nxp_ntff_semaphore_note n;
+		ntff_decode_semaphore(rec, &n);
+		if (!ntff_semaphore_ok(&n)) {
+			src_bad(&c->ss);
+			continue;
+		}
+		f_sem *r = &c->rs;
+		r->timestamp = (int64_t)(n.tick / (uint64_t)c->p->hdr.ticks_per_nanosec);
+		r->pcore_idx = q->pcore;
+		r->semaphore_idx = n.semaphore_idx;
+		r->value = n.value;
+		r->engine = c->src_engine[n.update_source]; /* < NXP_ENGINE_COUNT: checked */
+		return 1;
+	}
+	return rc == NXP_END ? 0 : src_fail(c, &c->ss, rc);
 }
 
 static int fill(nxp_flow_cursor *c)
 {
 	int rc;
 	if (c->hi == 0) {
-		rc = nxp_cursor_next_instruction(c->ci, &c->ri);
-		if (rc < 0)
-			return cursor_fail(c, c->ci, rc);
-		c->hi = rc == NXP_END ? -1 : 1;
+		if ((rc = next_instr(c)) < 0)
+			return rc;
+		c->hi = rc ? 1 : -1;
 	}
 	if (c->hd == 0) {
-		rc = nxp_cursor_next_dma_packet(c->cd, &c->rd);
-		if (rc < 0)
-			return cursor_fail(c, c->cd, rc);
-		c->hd = rc == NXP_END ? -1 : 1;
+		if ((rc = next_dma(c)) < 0)
+			return rc;
+		c->hd = rc ? 1 : -1;
 	}
 	while (c->hs == 0) {
-		rc = nxp_cursor_next_semaphore_update(c->cs, &c->rs);
-		if (rc < 0)
-			return cursor_fail(c, c->cs, rc);
-		if (rc == NXP_END) {
+		if ((rc = next_sem(c)) < 0)
+			return rc;
+		if (!rc) {
 			c->hs = -1;
 			break;
 		}
-		int64_t row = c->sem_row++;
+		c->sem_row++;
 		/* updates long before the range cannot be the in record of an edge in it */
 		if (c->rs.timestamp < nxp__ts_sub(c->o.start_ts, c->o.window_ns))
 			continue;
 		c->hs = 1;
-		(void)row;
 	}
 	return 0;
 }
@@ -491,7 +699,9 @@ static int load_static(nxp_flow_cursor *c)
 	c->trigger = calloc(k, sizeof(*c->trigger));
 	c->hist = calloc(c->npcore * NSEM, sizeof(*c->hist));
 	c->queues = calloc(MAX_QUEUES, sizeof(*c->queues));
-	if (!c->st || !c->stn || !c->signal || !c->trigger || !c->hist || !c->queues)
+	c->qhash = calloc(QHASH_CAP, sizeof(*c->qhash));
+	c->owned = calloc(k, sizeof(*c->owned));
+	if (!c->st || !c->stn || !c->signal || !c->trigger || !c->hist || !c->queues || !c->qhash || !c->owned)
 		return fc_fail(c, NXP_E_NOMEM, "flows: out of memory");
 	for (size_t sg = 0; sg < n; sg++)
 		for (int e = 0; e < NXP_ENGINE_COUNT; e++) {
@@ -513,6 +723,36 @@ static int load_static(nxp_flow_cursor *c)
 			}
 		}
 	return 0;
+}
+
+/* ns -> tick as nxp_cursor_open converts its start_ts */
+static uint64_t tick_of(const nxp_profile *p, int64_t ns)
+{
+	if (ns <= 0)
+		return 0;
+	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
+	if ((uint64_t)ns > ((uint64_t)INT64_MAX + 1) / tpn)
+		return (uint64_t)INT64_MAX + 1; /* beyond every valid key */
+	return (uint64_t)ns * tpn;
+}
+
+/* A source of `table`'s records from start_ts on (the queues a default
+ * nxp_cursor_options selects), positioned as nxp_cursor_open positions. */
+static int src_open(f_src *src, nxp_profile *p, int table, int64_t start_ts, nxp_status *st)
+{
+	nxp_cursor_options co;
+	nxp_cursor_options_init(&co);
+	co.start_ts = start_ts;
+	uint64_t from = start_ts == INT64_MIN ? 0 : tick_of(p, start_ts);
+	int rc = ntff_iter_open(&src->it, p, ntff_table_get(table), &co, from, UINT64_MAX);
+	if (rc)
+		return nxp__error_set(st, rc, -1, "out of memory");
+	src->open = 1;
+	if ((rc = ntff_iter_seek(&src->it, from)) < 0) {
+		nxp_status_copy(st, &src->it.s.err);
+		return rc;
+	}
+	return NXP_OK;
 }
 
 NXP_API int nxp_flow_cursor_open(nxp_flow_cursor **out, nxp_profile *p, const nxp_flow_options *opts,
@@ -537,21 +777,22 @@ NXP_API int nxp_flow_cursor_open(nxp_flow_cursor **out, nxp_profile *p, const nx
 	c->neff = nxp_profile_neff(p);
 	c->o = o;
 	nxp_status_init(&c->err);
-	c->ri.struct_size = sizeof(c->ri);
-	c->rd.struct_size = sizeof(c->rd);
-	c->rs.struct_size = sizeof(c->rs);
+	for (int e = 0; e < NXP_ENGINE_COUNT; e++) {
+		const char *name = nxp_engine_name(e);
+		c->src_engine[e] = nxp_engine_from_name(name ? name : "unknown");
+	}
 	int rc = load_static(c);
 	if (rc < 0) {
 		nxp_status_copy(st, &c->err);
 		nxp_flow_cursor_close(c);
 		return rc;
 	}
-	nxp_cursor_options co;
-	nxp_cursor_options_init(&co);
-	co.start_ts = nxp__ts_sub(o.start_ts, o.window_ns);
-	if ((rc = nxp_cursor_open(&c->ci, p, NXP_TABLE_INSTRUCTION, &co, st)) < 0 ||
-	    (rc = nxp_cursor_open(&c->cd, p, NXP_TABLE_DMA_PACKET, &co, st)) < 0 ||
-	    (rc = nxp_cursor_open(&c->cs, p, NXP_TABLE_SEMAPHORE_UPDATE, NULL, st)) < 0) {
+	/* as the cursors would read them: Instruction and DmaPacket from a window
+	 * before the range, SemaphoreUpdate from the start (its row numbers) */
+	int64_t from_ts = nxp__ts_sub(o.start_ts, o.window_ns);
+	if ((rc = src_open(&c->si, p, NXP_TABLE_INSTRUCTION, from_ts, st)) < 0 ||
+	    (rc = src_open(&c->sd, p, NXP_TABLE_DMA_PACKET, from_ts, st)) < 0 ||
+	    (rc = src_open(&c->ss, p, NXP_TABLE_SEMAPHORE_UPDATE, INT64_MIN, st)) < 0) {
 		nxp_flow_cursor_close(c);
 		return rc;
 	}
@@ -577,7 +818,7 @@ NXP_API int nxp_flow_cursor_next(nxp_flow_cursor *c, nxp_flow *f)
 			c->done = 1; /* the last waits may just have been resolved */
 	}
 	nxp_flow *e = &c->out[c->out_head];
-	c->out_head = (c->out_head + 1) % c->out_cap;
+	c->out_head = (c->out_head + 1) & (c->out_cap - 1);
 	c->out_n--;
 	return NXP__STRUCT_OUT(f, *e, sizeof(nxp_flow));
 }
@@ -594,9 +835,12 @@ NXP_API void nxp_flow_cursor_close(nxp_flow_cursor *c)
 {
 	if (!c)
 		return;
-	nxp_cursor_close(c->ci);
-	nxp_cursor_close(c->cd);
-	nxp_cursor_close(c->cs);
+	if (c->si.open)
+		ntff_iter_close(&c->si.it);
+	if (c->sd.open)
+		ntff_iter_close(&c->sd.it);
+	if (c->ss.open)
+		ntff_iter_close(&c->ss.it);
 	size_t k = c->npcore * NXP_ENGINE_COUNT;
 	for (size_t i = 0; c->st && i < k; i++)
 		free(c->st[i]);
@@ -604,6 +848,8 @@ NXP_API void nxp_flow_cursor_close(nxp_flow_cursor *c)
 		free(c->signal[i].v);
 	for (size_t i = 0; c->trigger && i < k; i++)
 		free(c->trigger[i].v);
+	for (size_t i = 0; c->owned && i < k; i++)
+		free(c->owned[i].v);
 	for (size_t i = 0; c->hist && i < c->npcore * NSEM; i++)
 		free(c->hist[i]);
 	free(c->st);
@@ -612,6 +858,8 @@ NXP_API void nxp_flow_cursor_close(nxp_flow_cursor *c)
 	free(c->trigger);
 	free(c->hist);
 	free(c->queues);
+	free(c->qhash);
+	free(c->owned);
 	free(c->waits);
 	free(c->out);
 	free(c);

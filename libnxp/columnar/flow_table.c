@@ -108,6 +108,8 @@ static int flow_open(nxc_stream *s, nxp_profile *p, const char *path, nxp_status
 		free(f);
 		return rc;
 	}
+	for (int i = 0; i < s->b.ncols; i++)
+		s->b.cols[i].stable_strings = 1; /* the cursor's strings are static */
 	s->ctx = f;
 	s->free_ctx = flow_free;
 	s->fill = flow_fill;
