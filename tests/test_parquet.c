@@ -1000,6 +1000,18 @@ START_TEST(delta_binary_packed)
 			delta_roundtrip(v, lens[l], 32);
 		}
 	}
+	/* every miniblock width 1..64: deltas of w random bits (the packer has
+	 * one routine a width) */
+	for (int wbits = 1; wbits <= 64; wbits++) {
+		uint64_t acc = 0;
+		for (size_t i = 0; i < 300; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			acc += wbits == 64 ? seed : seed >> (64 - wbits);
+			v[i] = (int64_t)acc;
+		}
+		delta_roundtrip(v, 300, 64);
+		delta_roundtrip(v, 300, 32);
+	}
 	/* exact sizes: 1000 equal values = header (2 + 1 + 2 + 1 bytes) and 8
 	 * blocks of a zero min delta and four zero widths; one value = header only */
 	for (int i = 0; i < 1000; i++)

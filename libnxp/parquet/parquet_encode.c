@@ -221,13 +221,16 @@ static inline int width64(uint64_t x)
 	return x ? 64 - __builtin_clzll(x) : 0;
 }
 
-/* 32 values of `bw` bits (0..64, each < 2^bw), LSB first: 4 * bw bytes. */
-static uint8_t *pack32(uint8_t *o, const uint64_t *x, int bw)
+/* 32 values of `bw` bits (0..64, each < 2^bw), LSB first: 4 * bw bytes.
+ * Instantiated once per width (pack32 below): with bw a constant the
+ * unrolled loop's word boundaries are known, so no branch is left. */
+static inline __attribute__((always_inline)) uint8_t *pack32_w(uint8_t *o, const uint64_t *x, const int bw)
 {
 	if (bw == 0)
 		return o;
 	uint64_t acc = 0;
 	int have = 0;
+#pragma GCC unroll 32
 	for (int i = 0; i < DELTA_MINI; i++) {
 		acc |= x[i] << have;
 		have += bw;
@@ -242,6 +245,20 @@ static uint8_t *pack32(uint8_t *o, const uint64_t *x, int bw)
 	if (have) /* 32 * bw bits: a half word is left when bw is odd */
 		memcpy(o, &acc, 4), o += 4;
 	return o;
+}
+
+#define PACK_CASE(W) \
+	case W: return pack32_w(o, x, W);
+#define PACK_CASES8(W) PACK_CASE(W) PACK_CASE(W + 1) PACK_CASE(W + 2) PACK_CASE(W + 3) \
+	PACK_CASE(W + 4) PACK_CASE(W + 5) PACK_CASE(W + 6) PACK_CASE(W + 7)
+
+static uint8_t *pack32(uint8_t *o, const uint64_t *x, int bw)
+{
+	switch (bw) {
+	PACK_CASES8(1) PACK_CASES8(9) PACK_CASES8(17) PACK_CASES8(25)
+	PACK_CASES8(33) PACK_CASES8(41) PACK_CASES8(49) PACK_CASES8(57)
+	default: return o; /* 0: no bits */
+	}
 }
 
 /* One block of m (1..128) relative deltas in rel[] (padded with 0 to 128
