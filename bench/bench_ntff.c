@@ -9,16 +9,23 @@
  *   bench_ntff [--max-mib N] [--min-mib N] [--dir DIR] [--keep] [--cold]
  *   bench_ntff --per-thread [--mib N] [--reps R] [--dir DIR]
  *
- * --per-thread: N threads each reading their own profile (N = 1, then 2; the
- * profiles are copies of one N-MiB trace, default 256), in one process, two
- * workloads: reading the Instruction, DmaPacket and SemaphoreUpdate tables
- * (batches of 64) and nxp_profile_summarize (one thread each).  Per thread:
- * records/s and NTFF MB/s per wall second and per thread-CPU second
- * (CLOCK_THREAD_CPUTIME_ID), and each rate's ratio to one thread alone; the
- * best of R runs (default 3) of each N.  On a machine with fewer free cores
- * than threads the wall rates drop while the CPU rates should not: the CPU
- * rate ratio is the measure of interference between threads (shared caches,
- * memory bandwidth, locks), the wall ratio that of the machine's load.
+ * --per-thread: N workers each reading their own profile (N = 1, then 2;
+ * the profiles are copies of one N-MiB trace, default 256, fsync'ed before
+ * the rounds), two workloads: reading the Instruction, DmaPacket and
+ * SemaphoreUpdate tables (batches of 64) and nxp_profile_summarize (one
+ * thread each).  The workers are threads of this process, and then, for
+ * comparison in the same run, separate child processes (one worker thread
+ * each); the four set-ups (threads or processes, N = 1 or 2) alternate R
+ * times (default 5).  Per worker, medians over the rounds: records/s and
+ * NTFF MB/s per wall second and per thread-CPU second
+ * (CLOCK_THREAD_CPUTIME_ID), each rate's ratio to one worker of the same
+ * kind alone, the thread's minor faults and involuntary context switches.
+ * On a machine with fewer free cores than workers the wall rates drop while
+ * the CPU rates should not: the CPU-rate ratio is the measure of
+ * interference between workers (shared caches, memory bandwidth, locks), the
+ * wall ratio that of the machine's load; threads / processes isolates what
+ * the workers share only inside one process (address space, malloc, the
+ * library's state).
  *
  * --cold evicts the NTFF from the page cache (fdatasync, then posix_fadvise
  * DONTNEED: no root needed) before the `cat` read and before every cursor
@@ -27,6 +34,7 @@
  *
  * DIR defaults to $TMPDIR or /tmp.  Files are removed after each size unless
  * --keep. */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "synth.h"
 
 #include <nxp/nxp.h>
@@ -275,7 +283,7 @@ static uint64_t file_size(const char *path)
 	return stat(path, &sb) ? 0 : (uint64_t)sb.st_size;
 }
 
-/* ---- --per-thread: N threads, N profiles ---- */
+/* ---- --per-thread: N threads (or N processes), N profiles ---- */
 static double thread_cpu(void)
 {
 	struct timespec ts;
@@ -286,9 +294,10 @@ static double thread_cpu(void)
 typedef struct pt_job {
 	const char *neff, *ntff;
 	int summary;                  /* 0: read three tables; 1: nxp_profile_summarize */
-	pthread_barrier_t *go;
+	pthread_barrier_t *go;        /* NULL: start at once */
 	double wall, cpu;
 	uint64_t records, bytes;
+	long minflt, nivcsw;          /* the thread's minor faults and involuntary context switches */
 	int ok;
 	char error[NXP_STATUS_MESSAGE_MAX];
 } pt_job;
@@ -299,7 +308,10 @@ static void *pt_run(void *v)
 	nxp_profile *p = NULL;
 	nxp_status st;
 	nxp_status_init(&st);
-	pthread_barrier_wait(j->go); /* every thread starts at once */
+	if (j->go)
+		pthread_barrier_wait(j->go); /* every thread starts at once */
+	struct rusage r0, r1;
+	getrusage(RUSAGE_THREAD, &r0);
 	double t0 = now(), c0 = thread_cpu();
 	if (nxp_profile_open_path(&p, j->neff, j->ntff, NULL, &st)) {
 		snprintf(j->error, sizeof(j->error), "%s", st.message);
@@ -327,6 +339,7 @@ static void *pt_run(void *v)
 			nxp_dma_packet d[BATCH];
 			nxp_semaphore_update s[BATCH];
 		} *buf = malloc(sizeof(*buf));
+		uint64_t records = 0; /* a local: the jobs of several threads lie in one array */
 		for (int t = 0; t < 3 && buf; t++) {
 			nxp_cursor *c = NULL;
 			if (nxp_cursor_open(&c, p, tables[t], NULL, &st)) {
@@ -336,7 +349,7 @@ static void *pt_run(void *v)
 			size_t got;
 			int rc;
 			while ((rc = nxp_cursor_next_batch(c, buf, sizes[t], BATCH, &got)) == NXP_OK)
-				j->records += got;
+				records += got;
 			nxp_cursor_stats cs;
 			cs.struct_size = sizeof(cs);
 			nxp_cursor_get_stats(c, &cs);
@@ -347,39 +360,111 @@ static void *pt_run(void *v)
 			}
 			nxp_cursor_close(c);
 		}
+		j->records = records;
 		free(buf);
 	}
 	nxp_profile_close(p);
 	j->cpu = thread_cpu() - c0;
 	j->wall = now() - t0;
+	getrusage(RUSAGE_THREAD, &r1);
+	j->minflt = r1.ru_minflt - r0.ru_minflt;
+	j->nivcsw = r1.ru_nivcsw - r0.ru_nivcsw;
 	j->ok = !j->error[0];
 	return NULL;
 }
 
-/* N threads, each its own profile; fills jobs[0..n-1].  0 on success. */
-static int pt_round(pt_job *jobs, int n, char (*neff)[4200], char (*ntff)[4200], int summary)
+enum { PT_NMAX = 2 };
+
+static void pt_setup(pt_job *jobs, int n, char (*neff)[4200], char (*ntff)[4200], int summary)
 {
-	pthread_t th[8];
-	pthread_barrier_t go;
-	pthread_barrier_init(&go, NULL, (unsigned)n);
 	for (int k = 0; k < n; k++) {
 		memset(&jobs[k], 0, sizeof(jobs[k]));
 		jobs[k].neff = neff[k];
 		jobs[k].ntff = ntff[k];
 		jobs[k].summary = summary;
-		jobs[k].go = &go;
-		if (pthread_create(&th[k], NULL, pt_run, &jobs[k]))
+	}
+}
+
+static int pt_check(const pt_job *jobs, int n, const char *how)
+{
+	for (int k = 0; k < n; k++)
+		if (!jobs[k].ok) {
+			fprintf(stderr, "bench_ntff: %s %d: %s\n", how, k, jobs[k].error[0] ? jobs[k].error : "failed");
 			return -1;
+		}
+	return 0;
+}
+
+/* N threads of this process, each its own profile.  0 on success. */
+static int pt_threads(pt_job *jobs, int n, char (*neff)[4200], char (*ntff)[4200], int summary)
+{
+	pthread_t th[PT_NMAX];
+	pthread_barrier_t go;
+	pthread_barrier_init(&go, NULL, (unsigned)n);
+	pt_setup(jobs, n, neff, ntff, summary);
+	int started = 0;
+	for (; started < n; started++) {
+		jobs[started].go = &go;
+		if (pthread_create(&th[started], NULL, pt_run, &jobs[started]))
+			break;
+	}
+	if (started < n) { /* cannot happen with 2 threads; do not leave the others waiting at the barrier */
+		fprintf(stderr, "bench_ntff: cannot start a thread\n");
+		exit(1);
 	}
 	for (int k = 0; k < n; k++)
 		pthread_join(th[k], NULL);
 	pthread_barrier_destroy(&go);
-	for (int k = 0; k < n; k++)
-		if (!jobs[k].ok) {
-			fprintf(stderr, "bench_ntff: thread %d: %s\n", k, jobs[k].error);
+	return pt_check(jobs, n, "thread");
+}
+
+/* N child processes, each running the same job on one thread of its own
+ * (a thread as in pt_threads, so that both use a thread's malloc arena),
+ * started together; results come back through pipes.  0 on success. */
+static int pt_procs(pt_job *jobs, int n, char (*neff)[4200], char (*ntff)[4200], int summary)
+{
+	int res[PT_NMAX][2], go[2];
+	pid_t pid[PT_NMAX];
+	pt_setup(jobs, n, neff, ntff, summary);
+	if (pipe(go))
+		return -1;
+	fflush(stdout);
+	for (int k = 0; k < n; k++) {
+		if (pipe(res[k]))
 			return -1;
+		pid[k] = fork();
+		if (pid[k] == 0) {
+			close(go[1]);
+			close(res[k][0]);
+			char b;
+			if (read(go[0], &b, 1) != 1)
+				_exit(1);
+			pthread_t th;
+			if (pthread_create(&th, NULL, pt_run, &jobs[k]))
+				_exit(1);
+			pthread_join(th, NULL);
+			ssize_t w = write(res[k][1], &jobs[k], sizeof(jobs[k]));
+			_exit(w == (ssize_t)sizeof(jobs[k]) ? 0 : 1);
 		}
-	return 0;
+		close(res[k][1]);
+		if (pid[k] < 0)
+			return -1;
+	}
+	close(go[0]);
+	char start[PT_NMAX] = {0};
+	ssize_t w = write(go[1], start, (size_t)n); /* both children start at once */
+	close(go[1]);
+	for (int k = 0; k < n; k++) {
+		pt_job r;
+		ssize_t got = read(res[k][0], &r, sizeof(r));
+		close(res[k][0]);
+		waitpid(pid[k], NULL, 0);
+		if (got == (ssize_t)sizeof(r) && w == n)
+			jobs[k] = r;
+		else
+			jobs[k].ok = 0;
+	}
+	return pt_check(jobs, n, "process");
 }
 
 static int copy_file(const char *from, const char *to)
@@ -397,6 +482,18 @@ static int copy_file(const char *from, const char *to)
 	return rc;
 }
 
+/* Write a file's dirty pages back now, so that the kernel's writeback of the
+ * freshly written profiles does not run during the measured rounds. */
+static int sync_file(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
 static double load1(void)
 {
 	double l = -1;
@@ -409,10 +506,50 @@ static double load1(void)
 	return l;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+enum { PT_REPS_MAX = 64 };
+
+/* Results of one workload: [mode: 0 threads, 1 processes][N - 1][rep][thread]. */
+typedef struct pt_results {
+	pt_job j[2][PT_NMAX][PT_REPS_MAX][PT_NMAX];
+	double load[2][PT_NMAX];
+} pt_results;
+
+/* Median over the reps of worker k's MB/s per wall (cpu = 0) or per CPU second. */
+static double pt_rate(const pt_results *r, int mode, int n, int k, int reps, int cpu)
+{
+	double v[PT_REPS_MAX];
+	for (int i = 0; i < reps; i++) {
+		const pt_job *j = &r->j[mode][n - 1][i][k];
+		v[i] = (double)j->bytes / (cpu ? j->cpu : j->wall) / 1e6;
+	}
+	return median(v, reps);
+}
+
+static double pt_records(const pt_results *r, int mode, int n, int k, int reps, int cpu)
+{
+	double v[PT_REPS_MAX];
+	for (int i = 0; i < reps; i++) {
+		const pt_job *j = &r->j[mode][n - 1][i][k];
+		v[i] = (double)j->records / (cpu ? j->cpu : j->wall) / 1e6;
+	}
+	return median(v, reps);
+}
+
 static int per_thread(const char *dir, uint64_t mib, int reps)
 {
-	enum { NMAX = 2 };
-	char prefix[4096], neff[NMAX][4200], ntff[NMAX][4200];
+	char prefix[4096], neff[PT_NMAX][4200], ntff[PT_NMAX][4200];
 	snprintf(prefix, sizeof(prefix), "%s/bench_ntff_pt_calib", dir);
 	snprintf(neff[0], sizeof(neff[0]), "%s.neff", prefix);
 	snprintf(ntff[0], sizeof(ntff[0]), "%s.ntff", prefix);
@@ -435,58 +572,75 @@ static int per_thread(const char *dir, uint64_t mib, int reps)
 		fprintf(stderr, "bench_ntff: generation failed: %s\n", g.error);
 		return 1;
 	}
-	for (int k = 1; k < NMAX; k++) { /* same size: copies (own files, own page-cache pages) */
+	int rc = 0;
+	for (int k = 1; k < PT_NMAX; k++) { /* same size: copies (own files, own page-cache pages) */
 		snprintf(neff[k], sizeof(neff[k]), "%s/bench_ntff_pt_%d_%d.neff", dir, (int)getpid(), k);
 		snprintf(ntff[k], sizeof(ntff[k]), "%s/bench_ntff_pt_%d_%d.ntff", dir, (int)getpid(), k);
 		if (copy_file(neff[0], neff[k]) || copy_file(ntff[0], ntff[k])) {
 			fprintf(stderr, "bench_ntff: cannot copy the trace into %s\n", dir);
-			return 1;
+			rc = 1;
 		}
 	}
-	printf("bench_ntff --per-thread: %d threads x their own %.0f MiB profile (synthetic mlp trn2 LNC=2), best of %d,"
-	       " %ld online CPUs\n", NMAX, (double)file_size(ntff[0]) / 1048576.0, reps, sysconf(_SC_NPROCESSORS_ONLN));
-	printf("per thread: Mrec/s and MB/s per wall second (wall) and per thread-CPU second (cpu); x1 = ratio to one "
-	       "thread alone\n");
-	printf("%-10s %3s %6s %9s %9s %9s %9s %7s %7s %6s\n", "workload", "N", "thread", "wall Mr/s", "wall MB/s",
-	       "cpu Mr/s", "cpu MB/s", "wall x1", "cpu x1", "load");
+	for (int k = 0; k < PT_NMAX && !rc; k++)
+		if (sync_file(neff[k]) || sync_file(ntff[k])) {
+			fprintf(stderr, "bench_ntff: cannot fsync %s\n", ntff[k]);
+			rc = 1;
+		}
+	pt_results *res = rc ? NULL : calloc(1, sizeof(*res));
+	if (!rc && !res) {
+		fprintf(stderr, "bench_ntff: out of memory\n");
+		rc = 1;
+	}
+	if (!rc) {
+		printf("bench_ntff --per-thread: N = 1, 2 workers, each reading its own %.0f MiB profile (synthetic mlp trn2 "
+		       "LNC=2), %ld online CPUs; workers are threads of this process, then (the same job on one thread of "
+		       "a child process each) separate processes; the four set-ups alternate, median of %d rounds\n",
+		       (double)file_size(ntff[0]) / 1048576.0, sysconf(_SC_NPROCESSORS_ONLN), reps);
+		printf("per worker: Mrec/s and MB/s per wall second and per thread-CPU second (medians); x1 = ratio to one "
+		       "worker alone of the same kind; faults, ivcsw = the worker thread's minor faults and involuntary "
+		       "context switches (median)\n");
+		printf("%-10s %-7s %2s %2s %9s %9s %9s %9s %7s %7s %7s %6s %5s\n", "workload", "workers", "N", "k",
+		       "wall Mr/s", "wall MB/s", "cpu Mr/s", "cpu MB/s", "wall x1", "cpu x1", "faults", "ivcsw", "load");
+	}
 	static const char *const wl[2] = {"read 3 tbl", "summary"};
-	int rc = 0;
+	static const char *const modes[2] = {"threads", "procs"};
 	for (int summary = 0; summary <= 1 && !rc; summary++) {
-		double one_wall = 0, one_cpu = 0; /* MB/s of one thread alone */
-		for (int n = 1; n <= NMAX && !rc; n++) {
-			pt_job best[NMAX], jobs[NMAX];
-			memset(best, 0, sizeof(best));
-			for (int r = 0; r < reps && !rc; r++) {
-				if (pt_round(jobs, n, neff, ntff, summary)) {
-					rc = 1;
-					break;
+		memset(res, 0, sizeof(*res));
+		for (int r = 0; r < reps && !rc; r++) /* alternate, so that a change of load meets every set-up */
+			for (int mode = 0; mode < 2 && !rc; mode++)
+				for (int n = 1; n <= PT_NMAX && !rc; n++) {
+					pt_job *jobs = res->j[mode][n - 1][r];
+					rc = mode ? pt_procs(jobs, n, neff, ntff, summary)
+						  : pt_threads(jobs, n, neff, ntff, summary);
+					res->load[mode][n - 1] += load1() / reps;
 				}
-				/* keep the round whose slowest thread was fastest */
-				double worst = 0, bworst = 0;
+		double x1[2] = {0, 0}; /* mean CPU-rate ratio of the N = 2 workers, threads and processes */
+		for (int mode = 0; mode < 2 && !rc; mode++)
+			for (int n = 1; n <= PT_NMAX; n++)
 				for (int k = 0; k < n; k++) {
-					if (jobs[k].wall > worst)
-						worst = jobs[k].wall;
-					if (best[k].wall > bworst)
-						bworst = best[k].wall;
+					double wmb = pt_rate(res, mode, n, k, reps, 0), cmb = pt_rate(res, mode, n, k, reps, 1);
+					double wx = wmb / pt_rate(res, mode, 1, 0, reps, 0),
+					       cx = cmb / pt_rate(res, mode, 1, 0, reps, 1);
+					double fl[PT_REPS_MAX], cs[PT_REPS_MAX];
+					for (int i = 0; i < reps; i++) {
+						fl[i] = (double)res->j[mode][n - 1][i][k].minflt;
+						cs[i] = (double)res->j[mode][n - 1][i][k].nivcsw;
+					}
+					if (n == PT_NMAX)
+						x1[mode] += cx / n;
+					printf("%-10s %-7s %2d %2d %9.2f %9.1f %9.2f %9.1f %7.2f %7.2f %7.0f %6.0f %5.1f\n",
+					       wl[summary], modes[mode], n, k, pt_records(res, mode, n, k, reps, 0), wmb,
+					       pt_records(res, mode, n, k, reps, 1), cmb, wx, cx, median(fl, reps),
+					       median(cs, reps), res->load[mode][n - 1]);
 				}
-				if (!r || worst < bworst)
-					memcpy(best, jobs, sizeof(best));
-			}
-			for (int k = 0; k < n && !rc; k++) {
-				const pt_job *j = &best[k];
-				double wmb = (double)j->bytes / j->wall / 1e6, cmb = (double)j->bytes / j->cpu / 1e6;
-				if (n == 1) {
-					one_wall = wmb;
-					one_cpu = cmb;
-				}
-				printf("%-10s %3d %6d %9.2f %9.1f %9.2f %9.1f %7.2f %7.2f %6.1f\n", wl[summary], n, k,
-				       (double)j->records / j->wall / 1e6, wmb, (double)j->records / j->cpu / 1e6, cmb,
-				       wmb / one_wall, cmb / one_cpu, load1());
-			}
-			fflush(stdout);
-		}
+		if (!rc)
+			printf("%-10s N=%d CPU-rate ratio to one alone: threads %.3f, processes %.3f; threads / processes "
+			       "%.3f\n",
+			       wl[summary], PT_NMAX, x1[0], x1[1], x1[0] / x1[1]);
+		fflush(stdout);
 	}
-	for (int k = 0; k < NMAX; k++) {
+	free(res);
+	for (int k = 0; k < PT_NMAX; k++) {
 		unlink(neff[k]);
 		unlink(ntff[k]);
 	}
@@ -497,7 +651,7 @@ int main(int argc, char **argv)
 {
 	uint64_t max_mib = 2048, min_mib = 64;
 	const char *dir = getenv("TMPDIR");
-	int keep = 0, cold = 0, pt = 0, reps = 3;
+	int keep = 0, cold = 0, pt = 0, reps = 5;
 	uint64_t pt_mib = 256;
 	if (!dir || !*dir)
 		dir = "/tmp";
@@ -517,7 +671,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--mib") && i + 1 < argc)
 			pt_mib = strtoull(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-			reps = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
+			reps = atoi(argv[++i]) > 0 ? (atoi(argv[i]) < PT_REPS_MAX ? atoi(argv[i]) : PT_REPS_MAX) : 1;
 		else {
 			fprintf(stderr, "usage: bench_ntff [--max-mib N] [--min-mib N] [--dir DIR] [--keep] [--cold]\n"
 					"       bench_ntff --per-thread [--mib N] [--reps R] [--dir DIR]\n");
