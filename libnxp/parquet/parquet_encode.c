@@ -12,11 +12,22 @@ int pq_bit_width(uint32_t max_value)
 	return bw;
 }
 
-/* Length of the run of equal values starting at v[0] (at most n). */
+/* Whether the 8 values from v[0] are equal (one branch, not eight). */
+static inline int group_equal(const uint32_t *v)
+{
+	uint32_t x = v[0];
+	return ((v[1] ^ x) | (v[2] ^ x) | (v[3] ^ x) | (v[4] ^ x) | (v[5] ^ x) | (v[6] ^ x) | (v[7] ^ x)) == 0;
+}
+
+/* Length of the run of equal values starting at v[0] (at most n): 8 values
+ * a step, then one at a time. */
 static size_t run_length(const uint32_t *v, size_t n)
 {
 	size_t j = 1;
-	while (j < n && v[j] == v[0])
+	uint32_t x = v[0];
+	while (j + 8 <= n && group_equal(v + j - 1) && v[j + 7] == x)
+		j += 8;
+	while (j < n && v[j] == x)
 		j++;
 	return j;
 }
@@ -105,7 +116,7 @@ int pq_rle_hybrid(pq_buf *out, const uint32_t *v, size_t n, int bw)
 				break;
 			if (groups >= 1u << 20)
 				break;
-			if (n - i >= 8 && run_length(v + i, 8) == 8)
+			if (n - i >= 8 && group_equal(v + i))
 				break;
 		}
 		size_t in = (i > n ? n : i) - start;
