@@ -27,8 +27,13 @@ static const nxc_col f_cols[] = {
 	{ "pcore_idx", NXC_I64, 1, 1, 0, 0, 0, 0, "", "libnxp: physical core of the edge" },
 };
 
+#define CHUNK 512 /* edges gathered before they are appended column by column */
+
 typedef struct flow_ctx {
 	nxp_flow_cursor *cur;
+	int64_t i64[6][CHUNK]; /* in_id, out_id, gap_time, in_ts, out_ts, pcore_idx (by I_*) */
+	const char *str[3][CHUNK];
+	uint8_t exact[CHUNK];
 	int ended;
 	int pending; /* an error met after rows were gathered: reported by the next fill */
 } flow_ctx;
@@ -42,10 +47,40 @@ static void flow_free(void *p)
 	free(f);
 }
 
+enum { I_IN_ID, I_OUT_ID, I_GAP, I_IN_TS, I_OUT_TS, I_PCORE };
+
+/* Append the n gathered edges to the projected columns, in bulk. */
+static int flush_chunk(flow_ctx *f, nxc_builder *b, size_t n)
+{
+	static const int i64_col[] = {F_IN_ID, F_OUT_ID, F_GAP, F_IN_TS, F_OUT_TS, F_PCORE};
+	static const int str_col[] = {F_IN_TABLE, F_OUT_TABLE, F_TYPE};
+	if (!n)
+		return 0;
+	int bad = 0;
+	for (int k = 0; k < 6; k++) {
+		int o = b->colmap[i64_col[k]];
+		if (o >= 0 && nxc_col_put_i64s(&b->cols[o], f->i64[k], NULL, n))
+			bad = 1;
+	}
+	for (int k = 0; k < 3; k++) {
+		int o = b->colmap[str_col[k]];
+		if (o >= 0 && nxc_col_put_strs(&b->cols[o], f->str[k], NULL, n))
+			bad = 1;
+	}
+	int o = b->colmap[F_EXACT];
+	if (o >= 0 && nxc_col_put_bools(&b->cols[o], f->exact, n))
+		bad = 1;
+	b->rows += (int64_t)n;
+	if (bad)
+		b->nomem = 1;
+	return bad;
+}
+
 static int64_t flow_fill(nxc_stream *s, int64_t max)
 {
 	flow_ctx *f = s->ctx;
 	nxc_builder *b = &s->b;
+	size_t n = 0; /* edges gathered, not yet appended */
 	if (f->pending) {
 		int rc = f->pending;
 		f->pending = 0;
@@ -53,7 +88,7 @@ static int64_t flow_fill(nxc_stream *s, int64_t max)
 	}
 	if (f->ended)
 		return 0;
-	while (b->rows < max) {
+	while (b->rows + (int64_t)n < max) {
 		nxp_flow e = { .struct_size = sizeof(e) };
 		int rc = nxp_flow_cursor_next(f->cur, &e);
 		if (rc == NXP_END) {
@@ -61,6 +96,12 @@ static int64_t flow_fill(nxc_stream *s, int64_t max)
 			break;
 		}
 		if (rc < 0) {
+			if (flush_chunk(f, b, n)) {
+				nxc_stream_error(s, "%s: out of memory", s->t->name);
+				f->ended = 1;
+				return NXP_E_NOMEM;
+			}
+			n = 0;
 			nxp_status cst;
 			nxp_status_init(&cst);
 			nxp_flow_cursor_error(f->cur, &cst);
@@ -72,22 +113,27 @@ static int64_t flow_fill(nxc_stream *s, int64_t max)
 			}
 			return rc;
 		}
-		nxc_put_i64(b, F_IN_ID, e.in_id);
-		nxc_put_i64(b, F_OUT_ID, e.out_id);
-		nxc_put_str(b, F_IN_TABLE, e.in_table);
-		nxc_put_str(b, F_OUT_TABLE, e.out_table);
-		nxc_put_str(b, F_TYPE, e.dependency_type);
-		nxc_put_i64(b, F_GAP, e.gap_time);
-		nxc_put_bool(b, F_EXACT, e.exact != 0);
-		nxc_put_i64(b, F_IN_TS, e.in_ts);
-		nxc_put_i64(b, F_OUT_TS, e.out_ts);
-		nxc_put_i64(b, F_PCORE, e.pcore_idx);
-		nxc_end_row(b);
-		if (b->nomem) {
-			nxc_stream_error(s, "%s: out of memory", s->t->name);
-			f->ended = 1;
-			return NXP_E_NOMEM;
-		}
+		f->i64[I_IN_ID][n] = e.in_id;
+		f->i64[I_OUT_ID][n] = e.out_id;
+		f->i64[I_GAP][n] = e.gap_time;
+		f->i64[I_IN_TS][n] = e.in_ts;
+		f->i64[I_OUT_TS][n] = e.out_ts;
+		f->i64[I_PCORE][n] = e.pcore_idx;
+		f->str[0][n] = e.in_table;
+		f->str[1][n] = e.out_table;
+		f->str[2][n] = e.dependency_type;
+		f->exact[n] = e.exact != 0;
+		if (++n < CHUNK)
+			continue;
+		int bad = flush_chunk(f, b, n);
+		n = 0;
+		if (bad)
+			break;
+	}
+	if (flush_chunk(f, b, n) || b->nomem) {
+		nxc_stream_error(s, "%s: out of memory", s->t->name);
+		f->ended = 1;
+		return NXP_E_NOMEM;
 	}
 	return b->rows;
 }
