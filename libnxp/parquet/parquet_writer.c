@@ -287,7 +287,8 @@ static int idict_rehash(pq_idict *d, uint32_t nslots)
  * 0; 1 when an entry past `max_entries` would be needed (the entries added
  * so far stay, unused: ids of earlier pages keep their meaning); -1 when out
  * of memory. */
-static int idict_map(pq_idict *d, const void *vals, size_t n, int w4, uint32_t max_entries, uint32_t *ids)
+static inline __attribute__((always_inline)) int idict_map_w(pq_idict *d, const void *vals, size_t n, const int w4,
+							      uint32_t max_entries, uint32_t *ids)
 {
 	if (!d->slots && idict_rehash(d, 1024))
 		return -1;
@@ -340,6 +341,12 @@ static int idict_map(pq_idict *d, const void *vals, size_t n, int w4, uint32_t m
 		last_id = e;
 	}
 	return 0;
+}
+
+/* One loop a value width (no width test per value). */
+static int idict_map(pq_idict *d, const void *vals, size_t n, int w4, uint32_t max_entries, uint32_t *ids)
+{
+	return w4 ? idict_map_w(d, vals, n, 1, max_entries, ids) : idict_map_w(d, vals, n, 0, max_entries, ids);
 }
 
 /* ---- statistics ------------------------------------------------------------ */
@@ -585,16 +592,18 @@ static int64_t append_dict_ids(pq_writer *w, pq_col *c, const struct ArrowArray 
 	if (pq_buf_reserve(&c->vals, (size_t)n * 4))
 		return nomem(w);
 	uint32_t *out = (uint32_t *)(void *)(c->vals.p + c->vals.n);
+	int32_t *remap = c->remap; /* locals: the ids stores cannot alias them */
+	const int64_t dlen = d->length;
 	int64_t k = 0, i = 0;
 	for (; i < n; i++) {
 		int64_t row = i0 + i;
 		if (valid && !bit_at(valid, row))
 			continue;
 		int32_t x = idx[row];
-		if (x < 0 || x >= d->length)
+		if (x < 0 || x >= dlen)
 			return nxp__error_set(w->st, NXP_E_INVAL, -1, "column %s: dictionary index %d out of range", c->name,
 					x);
-		int32_t id = c->remap[x];
+		int32_t id = remap[x];
 		if (id < 0) {
 			uint32_t len = (uint32_t)(off[x + 1] - off[x]);
 			if (c->dict.count > 0 && c->dict.plain.n + 4 + len > DICT_BYTES) {
@@ -604,7 +613,7 @@ static int64_t append_dict_ids(pq_writer *w, pq_col *c, const struct ArrowArray 
 			id = dict_id(&c->dict, data + off[x], len, SIZE_MAX);
 			if (id < 0)
 				return nomem(w);
-			c->remap[x] = id;
+			remap[x] = id;
 		}
 		out[k++] = (uint32_t)id;
 	}
