@@ -132,6 +132,10 @@ static void sem(nxp_ntff_writer *w, int32_t q, uint64_t t, int idx, int source, 
 	ck_assert_int_eq(nxp_ntff_writer_semaphore(w, q, &n), NXP_OK);
 }
 
+/* chain_pre_n > 0: that many earlier updates of S[1] (value chain_pre_value)
+ * at 500, 501, ... from the sync engine, before the one at 600 + x. */
+static int chain_pre_n, chain_pre_value;
+
 /* x > 0 stretches the DMA by x ns (a DMA-bound kernel); thr > 0 adds a power
  * throttle window of thr ns at [200, 200 + thr). */
 static void make_chain_ntff_thr(const char *path, uint64_t x, uint64_t thr)
@@ -154,6 +158,8 @@ static void make_chain_ntff_thr(const char *path, uint64_t x, uint64_t thr)
 	instr(w, qi[NXP_ENGINE_VECTOR], 10, 200, 0);
 	packet(w, qd, 150, 400, 0, 0);
 	packet(w, qd, 400, 600 + x, 0, 1);
+	for (int i = 0; i < chain_pre_n; i++)
+		sem(w, qs, 500 + (uint64_t)i, 1, NXP_ENGINE_SYNC, chain_pre_value);
 	sem(w, qs, 600 + x, 1, NXP_ENGINE_SYNC, 1);
 	sem(w, qs, 1000 + x, 2, NXP_ENGINE_TENSOR, 1);
 	if (thr) {
@@ -321,6 +327,66 @@ START_TEST(chain_flows)
 	fo.end_ts = 5;
 	ck_assert_int_eq(nxp_flow_cursor_open(&c, p, &fo, &st), NXP_E_INVAL);
 	close_chain(p);
+}
+END_TEST
+
+/* The semaphore_wait edge into instruction `out_id`: 1 found (into *e), 0 not. */
+static int wait_edge(nxp_profile *p, int64_t out_id, nxp_flow *e)
+{
+	nxp_flow_cursor *c;
+	ck_assert_int_eq(nxp_flow_cursor_open(&c, p, NULL, NULL), NXP_OK);
+	nxp_flow f = {.struct_size = sizeof(f)};
+	int found = 0;
+	int rc;
+	while ((rc = nxp_flow_cursor_next(c, &f)) == NXP_OK)
+		if (f.kind == NXP_FLOW_SEMAPHORE_WAIT && f.out_id == out_id) {
+			*e = f;
+			found++;
+		}
+	ck_assert_int_eq(rc, NXP_END);
+	nxp_flow_cursor_close(c);
+	ck_assert_int_le(found, 1);
+	return found;
+}
+
+/* More updates of one semaphore than its history keeps (64): the wait still
+ * finds its update through the ring, and says when it cannot be sure. */
+START_TEST(flow_semaphore_history)
+{
+	nxp_flow e;
+	/* 100 updates to 0, then 1 at 600: the tensor wait (S[1] >= 1, can
+	 * proceed at 600) is released by row 100, the first to satisfy it */
+	chain_pre_n = 100;
+	chain_pre_value = 0;
+	nxp_profile *p = open_chain();
+	int64_t mm = instr_id(p, NXP_ENGINE_TENSOR);
+	ck_assert_int_eq(wait_edge(p, mm, &e), 1);
+	ck_assert_int_eq(e.in_id, 100);
+	ck_assert_int_eq(e.in_ts, 600);
+	ck_assert_int_eq(e.out_ts, 600);
+	ck_assert_int_eq(e.exact, 1);
+	close_chain(p);
+	/* 100 updates to 1 before it: the earliest remembered (of the last 64,
+	 * ticks 537..600 = rows 37..100) satisfied it; older ones were forgotten,
+	 * so the edge is not exact */
+	chain_pre_value = 1;
+	p = open_chain();
+	mm = instr_id(p, NXP_ENGINE_TENSOR);
+	ck_assert_int_eq(wait_edge(p, mm, &e), 1);
+	ck_assert_int_eq(e.in_id, 37);
+	ck_assert_int_eq(e.in_ts, 537);
+	ck_assert_int_eq(e.exact, 0);
+	close_chain(p);
+	/* 30 updates to 1: all remembered, the first (row 0 at 500) is exact */
+	chain_pre_n = 30;
+	p = open_chain();
+	mm = instr_id(p, NXP_ENGINE_TENSOR);
+	ck_assert_int_eq(wait_edge(p, mm, &e), 1);
+	ck_assert_int_eq(e.in_id, 0);
+	ck_assert_int_eq(e.in_ts, 500);
+	ck_assert_int_eq(e.exact, 1);
+	close_chain(p);
+	chain_pre_n = 0;
 }
 END_TEST
 
@@ -763,6 +829,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("analysis");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, chain_flows);
+	tcase_add_test(tc, flow_semaphore_history);
 	tcase_add_test(tc, chain_critical_path);
 	tcase_add_test(tc, insights_fire_and_not);
 	tcase_add_test(tc, insights_throttled_window);

@@ -106,12 +106,10 @@ typedef struct f_sem {
 	int engine; /* of update_source, -1 unknown */
 } f_sem;
 
-/* One table's records in time order: its ntff_iter and the current run. */
+/* One table's records in time order: its ntff_iter. */
 typedef struct f_src {
 	ntff_iter it;
 	int open;
-	ntff_rec run;
-	size_t i; /* next record of the run */
 } f_src;
 
 struct nxp_flow_cursor {
@@ -506,27 +504,29 @@ static int src_fail(nxp_flow_cursor *c, f_src *src, int rc)
 	return c->err.code;
 }
 
-/* The next raw record of a source (checks not applied): NXP_OK, NXP_END or a
- * negative error (in src->it.s.err).  It stays valid until the next call. */
-static inline int src_next(f_src *src, const uint8_t **rec, const ntff_queue **q, int64_t *id)
+/* The next raw record of a source (checks not applied), as the cursor steps:
+ * the record is decoded from qr, then ntff_iter_step moves past it (an error
+ * doing so is kept in it.s and returned by the following call, as the
+ * cursor's next does).  1 with *qr set, 0 at the end, or a negative error. */
+static inline int src_peek(f_src *src, ntff_qreader **qr)
 {
-	while (src->i >= src->run.n) {
-		int rc = ntff_iter_run(&src->it, &src->run);
-		if (rc != NXP_OK)
-			return rc;
-		src->i = 0;
-	}
-	*rec = src->run.rec + src->i * src->run.rsize;
-	*q = src->run.q;
-	*id = src->run.id + (int64_t)src->i;
-	src->i++;
-	return NXP_OK;
+	if (src->it.s.failed)
+		return src->it.s.err.code;
+	*qr = ntff_iter_peek(&src->it);
+	return *qr != NULL;
 }
 
-/* A bad record (the one src_next just gave) is counted as the cursor counts it. */
-static void src_bad(f_src *src)
+/* Move past a good record (an error is kept for the next src_peek) or a bad
+ * one (counted as the cursor counts it; an error returned). */
+static inline int src_step(f_src *src, ntff_qreader *qr, int good)
 {
-	ntff_scan_bad(&src->it.s, 0, ntff_iter_run_offset(&src->it, src->i - 1));
+	if (good) {
+		(void)ntff_iter_step(&src->it);
+		return 0;
+	}
+	ntff_scan_bad(&src->it.s, 0, ntff_qreader_offset(qr));
+	int rc = ntff_iter_step(&src->it);
+	return rc < 0 ? rc : 0;
 }
 
 /* ticks -> ns as the records' fills convert them */
@@ -539,19 +539,19 @@ static inline int64_t tick_ns(const nxp_profile *p, uint64_t tick)
 /* The next good Instruction record (as nxp_cursor_next_instruction's): 1, 0 at the end, or an error. */
 static int next_instr(nxp_flow_cursor *c)
 {
-	const uint8_t *rec;
-	const ntff_queue *q;
-	int64_t id;
+	ntff_qreader *qr = NULL;
 	int rc;
-	while ((rc = src_next(&c->si, &rec, &q, &id)) == NXP_OK) {
+	while ((rc = src_peek(&c->si, &qr)) == 1) {
+		const ntff_queue *q = qr->q;
 		nxp_ntff_instruction_note n;
-		ntff_decode_instruction(rec, &n);
+		ntff_decode_instruction(qr->rec, &n);
 		if (!ntff_instruction_ok(&n)) {
-			src_bad(&c->si);
+			if ((rc = src_step(&c->si, qr, 0)) < 0)
+				break;
 			continue;
 		}
 		f_instr *r = &c->ri;
-		r->id = id;
+		r->id = c->si.it.s.next_id;
 		r->start_ts = tick_ns(c->p, n.start_tick);
 		r->end_ts = tick_ns(c->p, n.end_tick);
 		r->evt_wait_time_ns = tick_ns(c->p, n.wait_ticks);
@@ -559,48 +559,50 @@ static int next_instr(nxp_flow_cursor *c)
 		r->engine_id = q->engine;
 		r->pc = n.pc;
 		r->pc_unknown = n.pc >= q->nsi;
+		src_step(&c->si, qr, 1);
 		return 1;
 	}
-	return rc == NXP_END ? 0 : src_fail(c, &c->si, rc);
+	return rc == 0 ? 0 : src_fail(c, &c->si, rc);
 }
 
 static int next_dma(nxp_flow_cursor *c)
 {
-	const uint8_t *rec;
-	const ntff_queue *q;
-	int64_t id;
+	ntff_qreader *qr = NULL;
 	int rc;
-	while ((rc = src_next(&c->sd, &rec, &q, &id)) == NXP_OK) {
+	while ((rc = src_peek(&c->sd, &qr)) == 1) {
+		const ntff_queue *q = qr->q;
 		nxp_ntff_dma_note n;
-		ntff_decode_dma(rec, &n);
+		ntff_decode_dma(qr->rec, &n);
 		if (!ntff_dma_ok(c->p, &n)) {
-			src_bad(&c->sd);
+			if ((rc = src_step(&c->sd, qr, 0)) < 0)
+				break;
 			continue;
 		}
 		f_dma *r = &c->rd;
-		r->id = id;
+		r->id = c->sd.it.s.next_id;
 		r->start_ts = tick_ns(c->p, n.start_tick);
 		r->end_ts = tick_ns(c->p, n.end_tick);
 		r->pcore_idx = q->pcore;
 		r->queue_idx = q->queue_idx;
 		r->queue_name = q->name;
 		r->packet_aggregation_id = n.packet_aggregation_id;
+		src_step(&c->sd, qr, 1);
 		return 1;
 	}
-	return rc == NXP_END ? 0 : src_fail(c, &c->sd, rc);
+	return rc == 0 ? 0 : src_fail(c, &c->sd, rc);
 }
 
 static int next_sem(nxp_flow_cursor *c)
 {
-	const uint8_t *rec;
-	const ntff_queue *q;
-	int64_t id;
+	ntff_qreader *qr = NULL;
 	int rc;
-	while ((rc = src_next(&c->ss, &rec, &q, &id)) == NXP_OK) {
+	while ((rc = src_peek(&c->ss, &qr)) == 1) {
+		const ntff_queue *q = qr->q;
 		nxp_ntff_semaphore_note n;
-		ntff_decode_semaphore(rec, &n);
+		ntff_decode_semaphore(qr->rec, &n);
 		if (!ntff_semaphore_ok(&n)) {
-			src_bad(&c->ss);
+			if ((rc = src_step(&c->ss, qr, 0)) < 0)
+				break;
 			continue;
 		}
 		f_sem *r = &c->rs;
@@ -609,9 +611,10 @@ static int next_sem(nxp_flow_cursor *c)
 		r->semaphore_idx = n.semaphore_idx;
 		r->value = n.value;
 		r->engine = c->src_engine[n.update_source]; /* < NXP_ENGINE_COUNT: checked */
+		src_step(&c->ss, qr, 1);
 		return 1;
 	}
-	return rc == NXP_END ? 0 : src_fail(c, &c->ss, rc);
+	return rc == 0 ? 0 : src_fail(c, &c->ss, rc);
 }
 
 static int fill(nxp_flow_cursor *c)
