@@ -50,6 +50,7 @@ import subprocess
 import sys
 
 FAILS = []
+STATS = {}  # read_perfetto: events on their sequence's default track, sequences
 
 
 def fail(msg):
@@ -119,6 +120,7 @@ def sint64(v):
 TP_TIMESTAMP, TP_SEQ_ID, TP_TRACK_EVENT, TP_INTERNED, TP_FLAGS, TP_TRACK_DESC = 8, 10, 11, 12, 13, 60
 TP_CLOCK_SNAPSHOT, TP_CLOCK_ID, TP_DEFAULTS = 6, 58, 59
 DEF_CLOCK_ID = 58                       # TracePacketDefaults.timestamp_clock_id
+DEF_TRACK_EVENT, TED_TRACK = 11, 11     # TracePacketDefaults.track_event_defaults, TrackEventDefaults.track_uuid
 CS_CLOCKS, CS_PRIMARY = 1, 2            # ClockSnapshot
 CK_ID, CK_TS, CK_INCREMENTAL, CK_UNIT = 1, 2, 3, 4  # ClockSnapshot.Clock
 BOOTTIME = 6
@@ -148,6 +150,8 @@ def read_perfetto(path):
     seqs = {}  # seq id -> {"names":{}, "annots":{}, "strings":{}, "default_clock"} once cleared
     clocks = {}  # (seq id, clock id) -> {"inc", "unit", "snap", "boot", "last"} (sequence-scoped clocks)
     with_defaults = set()  # sequences that have TracePacketDefaults
+    default_track_events = [0]  # events on their sequence's default track
+    redundant_track = [0]  # events naming the track their sequence's default names
     events = []  # dicts in file order
     for num, wt, pkt in fields(data):
         if num != 1 or wt != 2:
@@ -182,7 +186,8 @@ def read_perfetto(path):
         if seq in with_defaults and not flags & SEQ_NEEDS and not flags & SEQ_CLEARED:
             fail("packet after TracePacketDefaults without SEQ_NEEDS_INCREMENTAL_STATE")
         if flags & SEQ_CLEARED:
-            seqs[seq] = {"names": {}, "annots": {}, "strings": {}, "default_clock": None}
+            seqs[seq] = {"names": {}, "annots": {}, "strings": {}, "default_clock": None,
+                         "default_track": None}
             with_defaults.discard(seq)
         state = seqs.get(seq)
         if defaults is not None:
@@ -193,6 +198,14 @@ def read_perfetto(path):
                 for n, w, v in fields(defaults):
                     if n == DEF_CLOCK_ID and w == 0:
                         state["default_clock"] = v
+                    elif n == DEF_TRACK_EVENT and w == 2:
+                        # trace_processor (track_event_event_importer.h): an
+                        # event without track_uuid is on this track
+                        for a, aw, b in fields(v):
+                            if a == TED_TRACK and aw == 0:
+                                if not b:
+                                    fail("TrackEventDefaults.track_uuid 0 on sequence %d" % seq)
+                                state["default_track"] = b
         if snapshot is not None:
             snap = {}
             for n, w, v in fields(snapshot):
@@ -233,7 +246,8 @@ def read_perfetto(path):
         if interned is not None:
             if state is None:
                 fail("interned data on sequence %d before its incremental state was cleared" % seq)
-                state = seqs[seq] = {"names": {}, "annots": {}, "strings": {}}
+                state = seqs[seq] = {"names": {}, "annots": {}, "strings": {}, "default_clock": None,
+                                     "default_track": None}
             for n, w, v in fields(interned):
                 key = {ID_EVENT_NAMES: "names", ID_ANNOT_NAMES: "annots", ID_ANNOT_STRINGS: "strings"}.get(n)
                 if key is None:
@@ -317,6 +331,18 @@ def read_perfetto(path):
                             if aval is None:
                                 fail("annotation string iid %d not interned" % b)
                     ev["args"][aname] = aval
+            if ev["track"] is None:
+                # no track_uuid: the sequence's TrackEventDefaults.track_uuid,
+                # which the packet must say it needs
+                ev["track"] = state.get("default_track") if state else None
+                if ev["track"] is None:
+                    fail("track event without track_uuid on sequence %d, which has no default track" % seq)
+                elif not flags & SEQ_NEEDS:
+                    fail("event on the default track without SEQ_NEEDS_INCREMENTAL_STATE")
+                else:
+                    default_track_events[0] += 1
+            elif state and state.get("default_track") == ev["track"]:
+                redundant_track[0] += 1
             if uses_iid and not flags & SEQ_NEEDS:
                 fail("packet uses interned data without SEQ_NEEDS_INCREMENTAL_STATE")
             if ev["track"] not in tracks:
@@ -324,6 +350,11 @@ def read_perfetto(path):
             if ts is None:
                 fail("track event without timestamp")
             events.append(ev)
+    if redundant_track[0]:
+        # libnxp omits track_uuid where the sequence's default names the track
+        fail("%d events name the track their sequence's TrackEventDefaults already names" % redundant_track[0])
+    STATS["default_track_events"] = default_track_events[0]
+    STATS["sequences"] = len(seqs)
     return tracks, events
 
 
@@ -504,6 +535,8 @@ def check_perfetto(path, tables, subset, truncated, expect_flows=False):
         fail("unexpected notes: %r" % [ev["name"] for ev in notes])
     print("%s: %d packets' events, %d tracks, %d instructions, %d DMA packets, %d semaphore values, %d flows checked"
           % (path, len(events), len(tracks), sum(got_i.values()), sum(got_d.values()), sum(got_s.values()), nflows))
+    print("%s: %d sequences, %d events on their sequence's default track (TrackEventDefaults)"
+          % (path, STATS.get("sequences", 0), STATS.get("default_track_events", 0)))
 
 
 def check_chrome(path, tables, subset):

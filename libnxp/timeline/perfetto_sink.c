@@ -37,6 +37,8 @@
 #include <unistd.h>
 
 #define TL_SEQ 1u              /* any nonzero id; 1 is a one-byte varint */
+#define TL_MAX_SEQS 1024u      /* tracks with a sequence of their own (ids 2..) */
+#define TL_MAX_DEFS (1u << 20) /* (sequence, string) definitions remembered */
 #define TL_CLOCK 64u           /* the sequence-scoped incremental clock */
 #define TL_BOOTTIME 6u         /* BuiltinClock BOOTTIME: the trace's clock */
 #define TL_MAX_ARGS 24
@@ -62,14 +64,30 @@ typedef struct open_slot {
 	uint32_t n, cap;
 } open_slot;
 
+/* A track's own sequence: its id, its incremental clock (the last
+ * delta-encoded timestamp on it), whether its first packet is written. */
+typedef struct pf_seq {
+	uint64_t track; /* 0 = empty slot */
+	uint32_t id;
+	int started;
+	int64_t clock;
+} pf_seq;
+
 typedef struct pf_sink {
 	tl_sink base;
 	int fd;
 	unsigned char *buf;
 	size_t len;
 	int64_t written;
-	int first_done;
-	int64_t clock; /* the incremental clock: last delta-encoded timestamp */
+	pf_seq shared; /* TL_SEQ: track descriptors, and the tracks past TL_MAX_SEQS */
+	int64_t now;   /* the stream's time: the latest timestamp written, on any sequence */
+	pf_seq *seqs;  /* track -> its sequence (open addressing) */
+	size_t nseqs, seqs_cap;
+	/* (sequence, table, iid) of the interned strings defined on each
+	 * sequence (open addressing, 0 = empty); past TL_MAX_DEFS a string not
+	 * defined on its sequence yet is written inline. */
+	uint64_t *defs;
+	size_t ndefs, defs_cap;
 	tl_intern names, arg_names, strings;
 	unsigned char *pack;
 	size_t pack_cap;
@@ -223,12 +241,13 @@ static int pf_reserve(pf_sink *s, size_t n)
  * incremental clock TL_CLOCK the default of every packet (TracePacketDefaults)
  * and defines it (ClockSnapshot: TL_CLOCK and BOOTTIME both at 0, so a
  * packet's time is the device's own ns; BOOTTIME named as the trace's clock). */
-static int pf_start(pf_sink *s)
+static int pf_seq_start(pf_sink *s, pf_seq *sq)
 {
-	if (s->first_done)
+	if (sq->started)
 		return 0;
-	s->first_done = 1;
-	unsigned char clk[2][16], cs[64], pk[96], out[112];
+	sq->started = 1;
+	sq->clock = 0;
+	unsigned char clk[2][16], cs[64], pk[128], out[144];
 	unsigned char *c0 = clk[0], *c1 = clk[1], *q, *o;
 	c0 = ptag(c0, 1, 0); /* clock_id = BOOTTIME */
 	c0 = pv(c0, TL_BOOTTIME);
@@ -247,15 +266,108 @@ static int pf_start(pf_sink *s)
 	q = ptag(q, 2, 0); /* primary_trace_clock = BOOTTIME */
 	q = pv(q, TL_BOOTTIME);
 	o = ptag(pk, 10, 0);
-	o = pv(o, TL_SEQ);
+	o = pv(o, sq->id);
 	o = ptag(o, 13, 0);
 	o = pv(o, 1); /* SEQ_INCREMENTAL_STATE_CLEARED */
-	unsigned char def[8], *d = ptag(def, 58, 0);
+	unsigned char def[40], *d = ptag(def, 58, 0);
 	d = pv(d, TL_CLOCK);
+	if (sq->track) { /* TrackEventDefaults.track_uuid: the sequence's track */
+		unsigned char ted[16], *e = ptag(ted, 11, 0);
+		e = pv(e, sq->track);
+		d = pbytes(d, 11, ted, (size_t)(e - ted));
+	}
 	o = pbytes(o, 59, def, (size_t)(d - def));
 	o = pbytes(o, 6, cs, (size_t)(q - cs));
 	unsigned char *f = pbytes(out, 1, pk, (size_t)(o - pk));
 	return pf_put(s, out, (size_t)(f - out));
+}
+
+static int pf_start(pf_sink *s)
+{
+	return pf_seq_start(s, &s->shared);
+}
+
+/* The sequence of `track`: its own (made on first use) while there are fewer
+ * than TL_MAX_SEQS, else the shared one. */
+static pf_seq *seq_of(pf_sink *s, uint64_t track)
+{
+	if (s->seqs_cap) {
+		size_t j = (size_t)(track * 0x9e3779b97f4a7c15ull >> 32) & (s->seqs_cap - 1);
+		while (s->seqs[j].track) {
+			if (s->seqs[j].track == track)
+				return &s->seqs[j];
+			j = (j + 1) & (s->seqs_cap - 1);
+		}
+	}
+	if (!track || s->nseqs >= TL_MAX_SEQS)
+		return &s->shared;
+	if ((s->nseqs + 1) * 2 > s->seqs_cap) {
+		size_t nc = s->seqs_cap ? s->seqs_cap * 2 : 64;
+		pf_seq *n = calloc(nc, sizeof(*n));
+		if (!n)
+			return NULL;
+		for (size_t i = 0; i < s->seqs_cap; i++) {
+			if (!s->seqs[i].track)
+				continue;
+			size_t j = (size_t)(s->seqs[i].track * 0x9e3779b97f4a7c15ull >> 32) & (nc - 1);
+			while (n[j].track)
+				j = (j + 1) & (nc - 1);
+			n[j] = s->seqs[i];
+		}
+		free(s->seqs);
+		s->seqs = n;
+		s->seqs_cap = nc;
+	}
+	size_t j = (size_t)(track * 0x9e3779b97f4a7c15ull >> 32) & (s->seqs_cap - 1);
+	while (s->seqs[j].track)
+		j = (j + 1) & (s->seqs_cap - 1);
+	s->seqs[j].track = track;
+	s->seqs[j].id = TL_SEQ + 1 + (uint32_t)s->nseqs++;
+	return &s->seqs[j];
+}
+
+/* Whether string `iid` of interning table `table` (1 names, 2 annotation
+ * names, 3 strings) is defined on sequence sq: 1 = it is, 0 = not yet (now
+ * recorded: the caller defines it), -1 = cannot be recorded (the caller
+ * writes the string inline). */
+static int def_seen(pf_sink *s, const pf_seq *sq, unsigned table, uint64_t iid)
+{
+	if (!iid || iid >= (1u << 24))
+		return -1;
+	uint64_t key = ((uint64_t)sq->id << 26) | ((uint64_t)table << 24) | iid;
+	if (s->defs_cap) {
+		size_t j = (size_t)(key * 0x9e3779b97f4a7c15ull >> 32) & (s->defs_cap - 1);
+		while (s->defs[j]) {
+			if (s->defs[j] == key)
+				return 1;
+			j = (j + 1) & (s->defs_cap - 1);
+		}
+	}
+	if (s->ndefs >= TL_MAX_DEFS)
+		return -1;
+	if ((s->ndefs + 1) * 2 > s->defs_cap) {
+		size_t nc = s->defs_cap ? s->defs_cap * 2 : 1024;
+		uint64_t *n = calloc(nc, sizeof(*n));
+		if (!n)
+			return -1;
+		for (size_t i = 0; i < s->defs_cap; i++) {
+			if (!s->defs[i])
+				continue;
+			size_t j = (size_t)(s->defs[i] * 0x9e3779b97f4a7c15ull >> 32) & (nc - 1);
+			while (n[j])
+				j = (j + 1) & (nc - 1);
+			n[j] = s->defs[i];
+		}
+		free(s->defs);
+		s->defs = n;
+		s->defs_cap = nc;
+	}
+	size_t j = (size_t)(key * 0x9e3779b97f4a7c15ull >> 32) & (s->defs_cap - 1);
+	while (s->defs[j])
+		j = (j + 1) & (s->defs_cap - 1);
+	s->defs[j] = key;
+	s->ndefs++;
+	return 0;
 }
 
 /* One Trace.packet from protobuf-c: tag (field 1, wire type 2), length, the packed packet. */
@@ -336,11 +448,11 @@ static int pf_track(tl_sink *base, const tl_track *t)
 /* Frame and write one packet: its timestamp (a delta of the incremental clock,
  * or absolute on BOOTTIME when it goes back), sequence id and flags, the
  * TrackEvent `te` (tn bytes) and the InternedData `in` (inn bytes, 0 = none). */
-static int pf_write_packet(pf_sink *s, int64_t ts, unsigned flags, const unsigned char *te, size_t tn,
-			   const unsigned char *in, size_t inn)
+static int pf_write_packet(pf_sink *s, pf_seq *sq, int64_t ts, unsigned flags, const unsigned char *te,
+			   size_t tn, const unsigned char *in, size_t inn)
 {
-	if (!s->first_done) {
-		int rc = pf_start(s);
+	if (!sq->started) {
+		int rc = pf_seq_start(s, sq);
 		if (rc)
 			return rc;
 	}
@@ -351,16 +463,18 @@ static int pf_write_packet(pf_sink *s, int64_t ts, unsigned flags, const unsigne
 	 * SEQ_NEEDS_INCREMENTAL_STATE flag" (trace_packet.proto). */
 	flags |= 2;
 	h = ptag(h, 8, 0);
-	if (ts >= s->clock) {
-		h = pv(h, (uint64_t)(ts - s->clock));
-		s->clock = ts;
+	if (ts >= s->now)
+		s->now = ts;
+	if (ts >= sq->clock) {
+		h = pv(h, (uint64_t)(ts - sq->clock));
+		sq->clock = ts;
 	} else {
 		h = pv(h, (uint64_t)ts);
 		h = ptag(h, 58, 0);
 		h = pv(h, TL_BOOTTIME);
 	}
 	h = ptag(h, 10, 0);
-	h = pv(h, TL_SEQ);
+	h = pv(h, sq->id);
 	if (flags) {
 		h = ptag(h, 13, 0);
 		h = pv(h, flags);
@@ -402,6 +516,15 @@ static int pf_write_packet(pf_sink *s, int64_t ts, unsigned flags, const unsigne
 			rc = pf_put(s, in, inn);
 	}
 	return rc;
+}
+
+/* TrackEvent.track_uuid, unless the sequence's TrackEventDefaults name the track. */
+static inline unsigned char *ptrack(unsigned char *p, const pf_seq *sq, uint64_t track)
+{
+	if (sq->track == track)
+		return p;
+	p = ptag(p, 11, 0);
+	return pv(p, track);
 }
 
 /* ---- held-back slice ends ---- */
@@ -572,15 +695,21 @@ static int write_end(pf_sink *s, const pend_end *e, open_slot *o, int owned)
 		q = big;
 	}
 	unsigned char *b0 = q;
-	q = ptag(q, 11, 0);
-	q = pv(q, e->track);
+	pf_seq *sq = seq_of(s, e->track);
+	if (!sq) {
+		free(big);
+		if (o && owned)
+			free(o->v);
+		return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+	}
+	q = ptrack(q, sq, e->track);
 	q = ptag(q, 9, 0);
 	*q++ = 2; /* TYPE_SLICE_END */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < nf; i++)
 			if (o->v[i].term == pass)
 				q = pfixed64(q, pass ? 48 : 47, o->v[i].id);
-	int rc = pf_write_packet(s, e->end, 0, b0, (size_t)(q - b0), NULL, 0);
+	int rc = pf_write_packet(s, sq, e->end, 0, b0, (size_t)(q - b0), NULL, 0);
 	free(big);
 	if (o) {
 		o->n = 0;
@@ -651,7 +780,7 @@ static int advance_to(pf_sink *s, int64_t t, uint64_t track)
 {
 	if (!s->nheap)
 		return 0;
-	if (t < s->clock && track) {
+	if (t < s->now && track) {
 		for (size_t i = 0; i < s->nheap; i++)
 			if (s->heap[i].track == track)
 				return release(s, INT64_MAX);
@@ -683,6 +812,9 @@ static int pf_event(tl_sink *base, const tl_event *e)
 		return rc;
 	size_t nargs = e->nargs < TL_MAX_ARGS ? e->nargs : TL_MAX_ARGS;
 	int fresh, uses_iid = 0;
+	pf_seq *sq = seq_of(s, e->track);
+	if (!sq)
+		return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
 	/* Pass 1: interning, and the size bound of what is written inline or
 	 * defined (strlen only of those). */
 	uint64_t niid = 0, aid[TL_MAX_ARGS], sid[TL_MAX_ARGS];
@@ -691,15 +823,21 @@ static int pf_event(tl_sink *base, const tl_event *e)
 	size_t need = 96 + 9 * (e->nflow_out + e->nflow_in);
 	if (e->name) {
 		niid = intern(s, &s->names, e->name, &fresh);
-		nfresh = fresh;
-		if (!niid || fresh)
+		fresh = def_seen(s, sq, 1, niid);
+		if (fresh < 0)
+			niid = 0;
+		nfresh = !fresh;
+		if (!niid || nfresh)
 			need += 2 * strlen(e->name);
 	}
 	for (size_t i = 0; i < nargs; i++) {
 		const tl_arg *a = &e->args[i];
 		aid[i] = intern(s, &s->arg_names, a->name, &fresh);
-		afresh[i] = (unsigned char)fresh;
-		if (!aid[i] || fresh)
+		fresh = def_seen(s, sq, 2, aid[i]);
+		if (fresh < 0)
+			aid[i] = 0;
+		afresh[i] = (unsigned char)!fresh;
+		if (!aid[i] || afresh[i])
 			need += 2 * strlen(a->name);
 		need += 48;
 		sid[i] = 0;
@@ -707,8 +845,11 @@ static int pf_event(tl_sink *base, const tl_event *e)
 		if (a->type == TL_ARG_STRING) {
 			const char *v = a->s ? a->s : "";
 			sid[i] = intern(s, &s->strings, v, &fresh);
-			sfresh[i] = (unsigned char)fresh;
-			if (!sid[i] || fresh)
+			fresh = def_seen(s, sq, 3, sid[i]);
+			if (fresh < 0)
+				sid[i] = 0;
+			sfresh[i] = (unsigned char)!fresh;
+			if (!sid[i] || sfresh[i])
 				need += 2 * strlen(v);
 		}
 	}
@@ -717,8 +858,7 @@ static int pf_event(tl_sink *base, const tl_event *e)
 	unsigned char *te0 = s->pack, *t = te0;
 	unsigned char *in0 = s->pack + need, *in = in0;
 
-	t = ptag(t, 11, 0);
-	t = pv(t, e->track);
+	t = ptrack(t, sq, e->track);
 	t = ptag(t, 9, 0);
 	*t++ = e->dur < 0 ? 3 : 1; /* TYPE_INSTANT : TYPE_SLICE_BEGIN */
 	if (e->name) {
@@ -791,7 +931,7 @@ static int pf_event(tl_sink *base, const tl_event *e)
 		for (size_t i = 0; i < e->nflow_in; i++)
 			t = pfixed64(t, 48, e->flow_in[i]);
 	}
-	rc = pf_write_packet(s, e->ts, uses_iid ? 2u : 0u, te0, (size_t)(t - te0), in0, (size_t)(in - in0));
+	rc = pf_write_packet(s, sq, e->ts, uses_iid ? 2u : 0u, te0, (size_t)(t - te0), in0, (size_t)(in - in0));
 	if (rc || e->dur < 0)
 		return rc;
 	/* The end: same track, no name (Perfetto pairs it with the open slice),
@@ -819,9 +959,11 @@ static int pf_counter(tl_sink *base, uint64_t track, int64_t ts, double value)
 	int rc = advance_to(s, ts, 0);
 	if (rc)
 		return rc;
+	pf_seq *sq = seq_of(s, track);
+	if (!sq)
+		return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
 	unsigned char te[40], *q = te;
-	q = ptag(q, 11, 0);
-	q = pv(q, track);
+	q = ptrack(q, sq, track);
 	q = ptag(q, 9, 0);
 	*q++ = 4; /* TYPE_COUNTER */
 	if (value == (double)(int64_t)value && value > -9e15 && value < 9e15) {
@@ -831,7 +973,7 @@ static int pf_counter(tl_sink *base, uint64_t track, int64_t ts, double value)
 	} else {
 		q = pdouble(q, 44, value);
 	}
-	return pf_write_packet(s, ts, 0, te, (size_t)(q - te), NULL, 0);
+	return pf_write_packet(s, sq, ts, 0, te, (size_t)(q - te), NULL, 0);
 }
 
 static int pf_finish(tl_sink *base, int64_t *bytes)
@@ -871,6 +1013,8 @@ static void pf_destroy(tl_sink *base)
 	for (size_t i = 0; i < s->slots_cap; i++)
 		free(s->slots[i].v);
 	free(s->slots);
+	free(s->seqs);
+	free(s->defs);
 	free(s);
 }
 int nxp__perfetto_sink_open(tl_sink **out, int fd, nxp_status *st)
@@ -884,6 +1028,7 @@ int nxp__perfetto_sink_open(tl_sink **out, int fd, nxp_status *st)
 		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	s->fd = fd;
+	s->shared.id = TL_SEQ;
 	s->base.track = pf_track;
 	s->base.event = pf_event;
 	s->base.counter = pf_counter;
