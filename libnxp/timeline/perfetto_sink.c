@@ -2,9 +2,13 @@
 /* Timeline sink: a Perfetto trace (perfetto.protos.Trace), one TracePacket at a
  * time, each written as one `packet` field (1, length-delimited) of the Trace.
  *
- * All packets are on one sequence (trusted_packet_sequence_id TL_SEQ).  The
- * first packet clears the sequence's incremental state and sets it up as
- * Perfetto's own SDK does (src/shared_lib/track_event/serialization.cc):
+ * Each track's events are on a sequence of their own (ids TL_SEQ + 1, ...,
+ * for the first TL_MAX_SEQS tracks; track descriptors and later tracks share
+ * TL_SEQ) whose TracePacketDefaults.track_event_defaults.track_uuid is the
+ * track, so its TrackEvents omit track_uuid (2 bytes a packet; the per-track
+ * clock costs ~0.1 byte a packet of longer deltas).  The first packet of a
+ * sequence clears its incremental state and sets it up as Perfetto's own SDK
+ * does (src/shared_lib/track_event/serialization.cc):
  * TracePacketDefaults.timestamp_clock_id = TL_CLOCK, and a ClockSnapshot in
  * which the sequence-scoped clock TL_CLOCK (is_incremental, unit 1 ns) and
  * BOOTTIME both read 0.  Every later timestamp is then the delta from the
@@ -21,8 +25,9 @@
  * flow found after the slice began can still be attached (flow()).
  *
  * Event names, debug annotation names and string argument values are interned
- * per sequence; a string's definition rides in the interned_data of the first
- * packet that uses it.  Past the interning caps a string is written inline
+ * (one iid per string for the whole file) and defined on each sequence that
+ * uses them; a string's definition rides in the interned_data of the first
+ * packet of that sequence that uses it.  Past the interning caps a string is written inline
  * (TrackEvent.name, DebugAnnotation.name/string_value), so memory stays
  * bounded whatever the trace. */
 #include "timeline_priv.h"
