@@ -132,6 +132,7 @@ struct nxp_flow_cursor {
 	sem_hist **hist;   /* [pcore * NSEM + idx], lazily */
 	pend_wait *waits;
 	size_t nwaits, waits_cap;
+	int64_t waits_min; /* a lower bound of the waits' exec_start (INT64_MAX: none) */
 	fifo *signal, *trigger; /* [pcore * NXP_ENGINE_COUNT + engine] */
 	qstate *queues;
 	size_t nqueues;
@@ -257,11 +258,18 @@ static int satisfies(uint8_t mode, int32_t v, uint32_t want)
  * could have satisfied them has been read). */
 static int resolve_waits(nxp_flow_cursor *c, int64_t t)
 {
+	if (c->waits_min >= t)
+		return 0; /* none starts before t */
 	size_t k = 0;
+	int64_t min = INT64_MAX;
 	for (size_t i = 0; i < c->nwaits; i++) {
 		pend_wait *w = &c->waits[i];
 		if (w->exec_start >= t) {
-			c->waits[k++] = *w;
+			if (w->exec_start < min)
+				min = w->exec_start;
+			if (k != i)
+				c->waits[k] = *w;
+			k++;
 			continue;
 		}
 		sem_hist *h = c->hist[(size_t)w->pcore * NSEM + w->idx];
@@ -279,9 +287,10 @@ static int resolve_waits(nxp_flow_cursor *c, int64_t t)
 		int rc = emit(c, NXP_FLOW_SEMAPHORE_WAIT, NXP_TABLE_SEMAPHORE_UPDATE, e->row, e->ts,
 			      NXP_TABLE_INSTRUCTION, w->id, w->exec_start, exact, w->pcore);
 		if (rc < 0)
-			return rc;
+			return rc; /* the cursor has failed: not stepped again */
 	}
 	c->nwaits = k;
+	c->waits_min = min;
 	return 0;
 }
 
@@ -302,8 +311,11 @@ static int on_instruction(nxp_flow_cursor *c, const f_instr *in)
 			c->waits = v;
 			c->waits_cap = nc;
 		}
-		c->waits[c->nwaits++] = (pend_wait){in->id, nxp__ts_add(in->start_ts, in->evt_wait_time_ns),
-						    in->pcore_idx, s->wait_mode, s->wait_idx, s->value};
+		pend_wait *w = &c->waits[c->nwaits++];
+		*w = (pend_wait){in->id, nxp__ts_add(in->start_ts, in->evt_wait_time_ns), in->pcore_idx, s->wait_mode,
+				 s->wait_idx, s->value};
+		if (w->exec_start < c->waits_min)
+			c->waits_min = w->exec_start;
 	}
 	if (s->dma_trigger) {
 		fifo_expire(c, &c->trigger[k]);
@@ -779,6 +791,7 @@ NXP_API int nxp_flow_cursor_open(nxp_flow_cursor **out, nxp_profile *p, const nx
 	c->p = p;
 	c->neff = nxp_profile_neff(p);
 	c->o = o;
+	c->waits_min = INT64_MAX;
 	nxp_status_init(&c->err);
 	for (int e = 0; e < NXP_ENGINE_COUNT; e++) {
 		const char *name = nxp_engine_name(e);
