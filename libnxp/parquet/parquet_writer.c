@@ -151,6 +151,8 @@ static int nomem(pq_writer *w)
 static uint32_t str_hash(const uint8_t *s, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+	const uint8_t *end = s + n;
+	int whole = n >= 8;
 	while (n >= 8) {
 		uint64_t x;
 		memcpy(&x, s, 8);
@@ -159,8 +161,20 @@ static uint32_t str_hash(const uint8_t *s, size_t n)
 		s += 8;
 		n -= 8;
 	}
+	/* the last n (< 8) bytes as a little-endian word, read with fixed-size
+	 * loads (a variable-length memcpy is a libc call a string) */
 	uint64_t x = 0;
-	memcpy(&x, s, n);
+	if (n && whole) { /* the 8 bytes ending at `end` are the string's */
+		memcpy(&x, end - 8, 8);
+		x >>= 64 - 8 * n;
+	} else if (n >= 4) { /* two loads of 4 that overlap on equal bytes */
+		uint32_t lo, hi;
+		memcpy(&lo, s, 4);
+		memcpy(&hi, end - 4, 4);
+		x = lo | (uint64_t)hi << (8 * (n - 4));
+	} else if (n) {
+		x = (uint64_t)s[0] | (uint64_t)s[n / 2] << (8 * (n / 2)) | (uint64_t)s[n - 1] << (8 * (n - 1));
+	}
 	h = (h ^ x) * 0xc4ceb9fe1a85ec53ull;
 	h ^= h >> 29;
 	return (uint32_t)h;
