@@ -626,6 +626,28 @@ static uint64_t tick_of(const nxp_profile *p, int64_t ns)
 	return (uint64_t)ns * tpn;
 }
 
+/* Each projected column's index in `names` (a column-by-column table's
+ * sources) into a new array *out (freed by dev_free through the table's
+ * state); NXP_E_INVAL for a column the table has no source for. */
+static int map_columns(const nxc_stream *s, const char *const *names, int count, const char *table, int **out,
+		       nxp_status *st)
+{
+	int *m = malloc((size_t)(s->b.ncols ? s->b.ncols : 1) * sizeof(int));
+	if (!m)
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
+	*out = m;
+	for (int i = 0; i < s->b.ncols; i++) {
+		int k = 0;
+		while (k < count && strcmp(names[k], s->b.cols[i].col->name))
+			k++;
+		if (k == count)
+			return nxp__error_set(st, NXP_E_INVAL, -1, "%s column \"%s\" has no source", table,
+					      s->b.cols[i].col->name);
+		m[i] = k;
+	}
+	return 0;
+}
+
 int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 {
 	dev_ctx *d = calloc(1, sizeof(*d));
@@ -657,41 +679,21 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 		s->fill = cursor_fill;
 	} else {
 		if (s->t->cursor_table == NXP_TABLE_INSTRUCTION) {
-			d->ic = malloc((size_t)(s->b.ncols ? s->b.ncols : 1) * sizeof(int));
-			if (!d->ic) {
+			int rc = map_columns(s, ic_names, IC_COUNT, "Instruction", &d->ic, st);
+			if (rc) {
 				dev_free(d);
-				return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
+				return rc;
 			}
-			for (int i = 0; i < s->b.ncols; i++) {
-				int ic = 0;
-				while (ic < IC_COUNT && strcmp(ic_names[ic], s->b.cols[i].col->name))
-					ic++;
-				if (ic == IC_COUNT) {
-					dev_free(d);
-					return nxp__error_set(st, NXP_E_INVAL, -1, "Instruction column \"%s\" has no source",
-							s->b.cols[i].col->name);
-				}
-				d->ic[i] = ic;
-				if (ic == IC_PC_IN_NEFF || s->b.cols[i].col->neff)
+			for (int i = 0; i < s->b.ncols; i++)
+				if (d->ic[i] == IC_PC_IN_NEFF || s->b.cols[i].col->neff)
 					d->need_si = 1;
-			}
 		} else if (s->t->cursor_table == NXP_TABLE_DMA_PACKET) {
-			d->dc = malloc((size_t)(s->b.ncols ? s->b.ncols : 1) * sizeof(int));
-			d->dr = malloc(sizeof(*d->dr));
-			if (!d->dc || !d->dr) {
+			int rc = map_columns(s, dc_names, DC_COUNT, "DmaPacket", &d->dc, st);
+			if (!rc && !(d->dr = malloc(sizeof(*d->dr))))
+				rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
+			if (rc) {
 				dev_free(d);
-				return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
-			}
-			for (int i = 0; i < s->b.ncols; i++) {
-				int dc = 0;
-				while (dc < DC_COUNT && strcmp(dc_names[dc], s->b.cols[i].col->name))
-					dc++;
-				if (dc == DC_COUNT) {
-					dev_free(d);
-					return nxp__error_set(st, NXP_E_INVAL, -1, "DmaPacket column \"%s\" has no source",
-							s->b.cols[i].col->name);
-				}
-				d->dc[i] = dc;
+				return rc;
 			}
 		} else if (!(d->recs = calloc(RUN, d->rsize))) {
 			dev_free(d);
