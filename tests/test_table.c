@@ -812,6 +812,12 @@ static void compare_columns(nxp_profile *p, const char *table, int64_t batch_row
 	nxp_cursor_close(c);
 	free(rec);
 	ck_assert_int_eq(rows, d.rows);
+	/* the nulls seen row by row are the batches' null counts */
+	int64_t counted = 0;
+	for (size_t b = 0; b < d.n; b++)
+		for (int k = 0; k < t->ncols; k++)
+			counted += d.b[b].children[k]->null_count;
+	ck_assert_int_eq(nulls, counted);
 	drained_free(&d);
 }
 
