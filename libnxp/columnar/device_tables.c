@@ -259,6 +259,20 @@ typedef struct irun {
 } irun;
 
 /* Column IC_* of the run's records into cb (the values of records.c's fill). */
+/* In put_instruction_col / put_dma_col: `expr` of each row i < n, written
+ * in place into column cb when it has room, else through the staging v[];
+ * returns from the caller. */
+#define PUT_I64(expr)                                              \
+	{                                                          \
+		int64_t *o = nxc_col_i64_direct(cb, n), *t = o ? o : v; \
+		for (size_t i = 0; i < n; i++)                     \
+			t[i] = (int64_t)(expr);                    \
+		if (!o)                                            \
+			return put_i64s(cb, v, NULL, n);           \
+		nxc_col_commit(cb, n);                             \
+		return 0;                                          \
+	}
+
 static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_profile *p)
 {
 	int64_t v[RUN];
@@ -281,22 +295,12 @@ static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_
 		ok[i] = si[i] && sv[i] && *sv[i];                          \
 	}                                                                  \
 	return put_strs(cb, sv, ok, n)
-#define INS_I64(expr)                                              \
-	{                                                          \
-		int64_t *o = nxc_col_i64_direct(cb, n), *t = o ? o : v; \
-		for (size_t i = 0; i < n; i++)                     \
-			t[i] = (int64_t)(expr);                    \
-		if (!o)                                            \
-			return put_i64s(cb, v, NULL, n);           \
-		nxc_col_commit(cb, n);                             \
-		return 0;                                          \
-	}
 	switch (ic) {
-	case IC_START: INS_I64(to_ns(r->start[i], tpn));
-	case IC_END: INS_I64(to_ns(r->end[i], tpn));
-	case IC_DUR: INS_I64(to_ns(r->end[i], tpn) - to_ns(r->start[i], tpn));
-	case IC_WAIT: INS_I64(to_ns(r->wait[i], tpn));
-	case IC_PC: INS_I64(r->pc[i]);
+	case IC_START: PUT_I64(to_ns(r->start[i], tpn));
+	case IC_END: PUT_I64(to_ns(r->end[i], tpn));
+	case IC_DUR: PUT_I64(to_ns(r->end[i], tpn) - to_ns(r->start[i], tpn));
+	case IC_WAIT: PUT_I64(to_ns(r->wait[i], tpn));
+	case IC_PC: PUT_I64(r->pc[i]);
 	case IC_ID:
 		return put_i64s(cb, r->id, NULL, n);
 	case IC_PCORE:
@@ -364,7 +368,6 @@ static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_
 	}
 #undef NEFF_I64
 #undef NEFF_STR
-#undef INS_I64
 }
 
 /* The good records of one DmaPacket run, decoded. */
@@ -387,30 +390,20 @@ static int put_dma_col(nxc_colbuf *cb, int dc, const drun *r, size_t n, const nx
 	uint8_t ok[RUN];
 	const char *sv[RUN];
 	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
-#define DMA_I64(expr)                                              \
-	{                                                          \
-		int64_t *o = nxc_col_i64_direct(cb, n), *t = o ? o : v; \
-		for (size_t i = 0; i < n; i++)                     \
-			t[i] = (int64_t)(expr);                    \
-		if (!o)                                            \
-			return put_i64s(cb, v, NULL, n);           \
-		nxc_col_commit(cb, n);                             \
-		return 0;                                          \
-	}
 	switch (dc) {
-	case DC_START: DMA_I64(to_ns(r->start[i], tpn));
-	case DC_END: DMA_I64(to_ns(r->end[i], tpn));
-	case DC_DUR: DMA_I64(to_ns(r->end[i], tpn) - to_ns(r->start[i], tpn));
-	case DC_PCORE: DMA_I64(r->q[i]->pcore);
+	case DC_START: PUT_I64(to_ns(r->start[i], tpn));
+	case DC_END: PUT_I64(to_ns(r->end[i], tpn));
+	case DC_DUR: PUT_I64(to_ns(r->end[i], tpn) - to_ns(r->start[i], tpn));
+	case DC_PCORE: PUT_I64(r->q[i]->pcore);
 	case DC_ID: return put_i64s(cb, r->id, NULL, n);
-	case DC_PACKET_IDX: DMA_I64((int32_t)r->pidx[i]);
-	case DC_AGG: DMA_I64(r->agg[i]);
-	case DC_ENGINE_IDX: DMA_I64(r->q[i]->engine_idx);
-	case DC_READ: DMA_I64(r->rb[i]);
-	case DC_WRITE: DMA_I64(r->wb[i]);
-	case DC_TRANSFER: DMA_I64(r->rb[i] > r->wb[i] ? r->rb[i] : r->wb[i]);
-	case DC_QUEUE_IDX: DMA_I64(r->q[i]->queue_idx);
-	case DC_CRC: DMA_I64(r->crc[i]);
+	case DC_PACKET_IDX: PUT_I64((int32_t)r->pidx[i]);
+	case DC_AGG: PUT_I64(r->agg[i]);
+	case DC_ENGINE_IDX: PUT_I64(r->q[i]->engine_idx);
+	case DC_READ: PUT_I64(r->rb[i]);
+	case DC_WRITE: PUT_I64(r->wb[i]);
+	case DC_TRANSFER: PUT_I64(r->rb[i] > r->wb[i] ? r->rb[i] : r->wb[i]);
+	case DC_QUEUE_IDX: PUT_I64(r->q[i]->queue_idx);
+	case DC_CRC: PUT_I64(r->crc[i]);
 	case DC_THROUGHPUT: {
 		double t[RUN];
 		for (size_t i = 0; i < n; i++) {
@@ -459,7 +452,6 @@ static int put_dma_col(nxc_colbuf *cb, int dc, const drun *r, size_t n, const nx
 	default:
 		return NXP_E_INVAL;
 	}
-#undef DMA_I64
 }
 
 /* An error ends the stream: reported now when no row is gathered, else by
