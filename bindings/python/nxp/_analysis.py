@@ -83,12 +83,12 @@ TIMELINE_FORMATS = {"perfetto": S.NXP_TIMELINE_PERFETTO, "chrome-json": S.NXP_TI
 
 
 def export_timeline(profile, path, format="perfetto", start_ts=None, end_ts=None, engine=None, execution=None,
-                    max_events=None, overwrite=False, gzip=None, counter_window_ns=None):
+                    max_events=None, overwrite=False, gzip=None, counter_window_ns=None, device_flows=True):
     fmt = TIMELINE_FORMATS.get(format.replace("_", "-") if isinstance(format, str) else format)
     if fmt is None:
         raise_code(S.NXP_E_INVAL, f"unknown timeline format {format!r} (one of {', '.join(TIMELINE_FORMATS)})")
     o = S.new(S.nxp_timeline_options, format=fmt)
-    o.device_flows = 1   # the C default (nxp_timeline_options_init)
+    o.device_flows = 1 if device_flows else 0   # C default 1 (nxp_timeline_options_init)
     o.start_ts = ts_arg(start_ts, S.INT64_MIN, "start_ts")
     o.end_ts = ts_arg(end_ts, S.INT64_MAX, "end_ts")
     o.engine = engine_arg(engine)

@@ -391,18 +391,19 @@ class Profile(Closable):
 
     # -- timeline and analysis (nxp/timeline.h, nxp/analysis.h; see nxp._analysis)
     def export_timeline(self, path, format="perfetto", start_ts=None, end_ts=None, engine=None, execution=None,
-                        max_events=None, overwrite=False, gzip=None, counter_window_ns=None):
+                        max_events=None, overwrite=False, gzip=None, counter_window_ns=None, device_flows=True):
         """Write the timeline to `path`: format "perfetto" (protobuf .pftrace)
         or "chrome-json" (gzip'd when gzip=True, or by default when `path`
         ends in ".gz").  Filters: records starting in [start_ts, end_ts), one
         engine's instructions, one execution's time; max_events stops early
         (stats["truncated"] = 1).  An existing file is refused unless
-        overwrite=True.  Returns the nxp_timeline_stats as a dict (events,
-        tracks, bytes, truncated, read_errors, bad_records, input_bytes,
-        skipped_sections)."""
+        overwrite=True.  device_flows=False leaves out the semaphore
+        dependency arrows (Perfetto flows; `nxp export --no-flows`).  Returns
+        the nxp_timeline_stats as a dict (events, tracks, bytes, truncated,
+        read_errors, bad_records, input_bytes, skipped_sections, flows, ...)."""
         from ._analysis import export_timeline
         return export_timeline(self, path, format, start_ts, end_ts, engine, execution, max_events, overwrite,
-                               gzip, counter_window_ns)
+                               gzip, counter_window_ns, device_flows)
 
     def flows(self, start=None, end=None, pcore=None, window_ns=None):
         """A FlowCursor: the dependency edges (nxp.Flow rows) whose out_ts is

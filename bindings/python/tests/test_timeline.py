@@ -63,6 +63,20 @@ def test_perfetto_and_checker(sample, tmp_path, cli):
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+def test_device_flows_option(sample, tmp_path):
+    # The arrows are on by default and cost bytes; device_flows=False leaves
+    # them out and writes the same events.
+    on, off = str(tmp_path / "on.pftrace"), str(tmp_path / "off.pftrace")
+    with nxp.Profile(*sample) as p:
+        n_edges = sum(1 for _ in p.flows())
+        s_on = p.export_timeline(on)
+        s_off = p.export_timeline(off, device_flows=False)
+    assert n_edges > 0 and s_on["flows"] > 0
+    assert s_off["flows"] == 0
+    assert s_on["events"] == s_off["events"]
+    assert os.path.getsize(on) > os.path.getsize(off) == s_off["bytes"]
+
+
 def test_filters_and_limits(sample, tmp_path):
     with nxp.Profile(*sample) as p:
         n_tensor = sum(1 for _ in p.instructions(engine="tensor"))
