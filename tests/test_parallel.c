@@ -50,54 +50,12 @@ static nxp_summary *summ(nxp_profile *p, int threads)
 static const int thread_counts[] = {1, 2, 3, 4, 7, 0, 2, 4};
 #define N_THREAD_COUNTS (sizeof(thread_counts) / sizeof(thread_counts[0]))
 
-/* Every figure of b equals a's, bit for bit. */
+/* Every figure of b equals a's, bit for bit (tu_summary_same). */
 static void same(const nxp_summary *a, const nxp_summary *b, const char *label, int threads)
 {
-	size_t n = nxp_summary_field_count(a);
-	for (size_t k = 0; k < n; k++) {
-		nxp_summary_field fa, fb;
-		fa.struct_size = fb.struct_size = sizeof(fa);
-		ck_assert_int_eq(nxp_summary_get_field(a, k, &fa), NXP_OK);
-		ck_assert_int_eq(nxp_summary_get_field(b, k, &fb), NXP_OK);
-		ck_assert_msg(fa.present == fb.present && fa.i == fb.i && !memcmp(&fa.f, &fb.f, sizeof(double)),
-			      "%s, %d threads: %s differs (%d %lld %.17g vs %d %lld %.17g)", label, threads, fa.name,
-			      fa.present, (long long)fa.i, fa.f, fb.present, (long long)fb.i, fb.f);
-	}
-	nxp_hardware ha, hb;
-	memset(&ha, 0, sizeof(ha));
-	memset(&hb, 0, sizeof(hb));
-	ha.struct_size = hb.struct_size = sizeof(ha);
-	int ra = nxp_summary_get_hardware(a, &ha), rb = nxp_summary_get_hardware(b, &hb);
-	ck_assert_int_eq(ra, rb);
-	ck_assert_msg(!memcmp(&ha, &hb, sizeof(ha)), "%s, %d threads: hardware differs", label, threads);
-	ck_assert_uint_eq(nxp_summary_opcode_count(a), nxp_summary_opcode_count(b));
-	for (size_t k = 0; k < nxp_summary_opcode_count(a); k++) {
-		nxp_opcode_summary oa, ob;
-		oa.struct_size = ob.struct_size = sizeof(oa);
-		ck_assert_int_eq(nxp_summary_get_opcode(a, k, &oa), NXP_OK);
-		ck_assert_int_eq(nxp_summary_get_opcode(b, k, &ob), NXP_OK);
-		ck_assert_str_eq(oa.engine, ob.engine);
-		ck_assert_str_eq(oa.opcode, ob.opcode);
-		ck_assert_msg(oa.instruction_count == ob.instruction_count &&
-				      oa.instruction_time_ns == ob.instruction_time_ns &&
-				      oa.active_time_ns == ob.active_time_ns &&
-				      !memcmp(&oa.active_time_percent, &ob.active_time_percent, sizeof(double)),
-			      "%s, %d threads: opcode row %zu (%s %s) differs", label, threads, k, oa.engine, oa.opcode);
-	}
-	ck_assert_uint_eq(nxp_summary_throttle_count(a), nxp_summary_throttle_count(b));
-	for (size_t k = 0; k < nxp_summary_throttle_count(a); k++) {
-		nxp_throttle_summary ta, tb;
-		ta.struct_size = tb.struct_size = sizeof(ta);
-		ck_assert_int_eq(nxp_summary_get_throttle(a, k, &ta), NXP_OK);
-		ck_assert_int_eq(nxp_summary_get_throttle(b, k, &tb), NXP_OK);
-		ck_assert_str_eq(ta.throttle_type, tb.throttle_type);
-		ck_assert_msg(ta.nc_idx == tb.nc_idx && ta.throttle_active_time_ns == tb.throttle_active_time_ns &&
-				      !memcmp(&ta.throttle_active_time_percent, &tb.throttle_active_time_percent,
-					      sizeof(double)) &&
-				      !memcmp(&ta.max_achievable_util_with_throttling_percent,
-					      &tb.max_achievable_util_with_throttling_percent, sizeof(double)),
-			      "%s, %d threads: throttle row %zu differs", label, threads, k);
-	}
+	char what[128];
+	snprintf(what, sizeof(what), "%s, %d threads", label, threads);
+	tu_summary_same(a, b, what);
 }
 
 static double fieldf(const nxp_summary *s, const char *name, int *present)
@@ -164,8 +122,8 @@ static void check_region(nxp_profile *p, const nxp_summary_options *r, const cha
 }
 
 /* Any profile, damaged or not: every thread count gives the one-thread
- * result — the same figures, or the same error.  Returns the one-thread rc. */
-static int check_any(nxp_profile *p, const char *label)
+ * result — the same figures, or the same error. */
+static void check_any(nxp_profile *p, const char *label)
 {
 	nxp_summary *ref = NULL;
 	nxp_status st0;
@@ -183,19 +141,11 @@ static int check_any(nxp_profile *p, const char *label)
 		nxp_summary_close(s);
 	}
 	nxp_summary_close(ref);
-	return rc0;
 }
 
 START_TEST(test_demo)
 {
-	const char *dir = getenv("NXP_SAMPLES_DIR");
-	char neff[4096], ntff[4096];
-	snprintf(neff, sizeof(neff), "%s/demo.neff", dir ? dir : "samples");
-	snprintf(ntff, sizeof(ntff), "%s/demo.ntff", dir ? dir : "samples");
-	nxp_profile *p = NULL;
-	nxp_status st;
-	nxp_status_init(&st);
-	ck_assert_msg(nxp_profile_open_path(&p, neff, ntff, NULL, &st) == NXP_OK, "%s", st.message);
+	nxp_profile *p = tu_open_demo();
 	check_profile(p, "demo", 1, 0);
 	nxp_profile_close(p);
 }
@@ -212,18 +162,11 @@ static void synth_q(int pcores, int n_instr, int n_dma, int dma_queues, unsigned
 	if (dma_queues > 0)
 		spec.dma_queues = dma_queues;
 	spec.seed = seed;
-	char *dir = tu_tmpdir();
-	char *ntff_path = tu_path(dir, "t.ntff");
-	char *neff_path = tu_path(dir, "t.neff");
-	fxn_model m;
-	fxn_write(ntff_path, &spec, &m);
-	size_t nl;
-	void *neff = fxn_neff(spec.uuid, &nl);
-	ck_assert_int_eq(tu_write_file(neff_path, neff, nl), 0);
+	tu_synth sy;
+	tu_synth_write(&sy, &spec);
+	nxp_profile *p = tu_synth_open(&sy, NULL);
 	nxp_status st;
 	nxp_status_init(&st);
-	nxp_profile *p = NULL;
-	ck_assert_msg(nxp_profile_open_path(&p, neff_path, ntff_path, NULL, &st) == NXP_OK, "%s", st.message);
 	check_profile(p, label, n_dma > 0, 0);
 	/* Regions: a window in the middle of the trace, a physical core, both. */
 	int64_t first = INT64_MAX, last = INT64_MIN;
@@ -256,14 +199,7 @@ static void synth_q(int pcores, int n_instr, int n_dma, int dma_queues, unsigned
 		}
 	}
 	nxp_profile_close(p);
-	fxn_model_free(&m);
-	free(neff);
-	remove(ntff_path);
-	remove(neff_path);
-	remove(dir);
-	free(ntff_path);
-	free(neff_path);
-	free(dir);
+	tu_synth_free(&sy);
 }
 
 static void synth(int pcores, int n_instr, int n_dma, unsigned seed, const char *label)
@@ -284,6 +220,30 @@ START_TEST(test_synth_lnc2_many_queues)
 }
 END_TEST
 
+/* The (damaged) pair on disk read with CRC checks and without: check_any on
+ * each open that succeeds (one refused at open has nothing to summarise).
+ * Returns how many opened. */
+static int check_damaged(const tu_synth *sy, const char *what)
+{
+	int opened = 0;
+	for (int skip_crc = 0; skip_crc <= 1; skip_crc++) {
+		nxp_profile_options po;
+		nxp_profile_options_init(&po);
+		po.flags = skip_crc ? NXP_PROFILE_SKIP_CRC : 0;
+		nxp_profile *p = NULL;
+		nxp_status st;
+		nxp_status_init(&st);
+		if (nxp_profile_open_path(&p, sy->neff_path, sy->ntff_path, &po, &st) != NXP_OK)
+			continue;
+		char label[96];
+		snprintf(label, sizeof(label), "%s, crc %s", what, skip_crc ? "off" : "on");
+		check_any(p, label);
+		opened++;
+		nxp_profile_close(p);
+	}
+	return opened;
+}
+
 /* Damaged traces: in each of several DATA sections, overwrite a run of
  * payload bytes; read with CRC checks (the section is skipped) and without
  * (garbage records: bad keys, keys back in time, bad records). */
@@ -297,22 +257,16 @@ START_TEST(test_damaged)
 	spec.n_dma = 900;
 	spec.dma_queues = 6;
 	spec.seed = 3;
-	char *dir = tu_tmpdir();
-	char *ntff_path = tu_path(dir, "t.ntff");
-	char *neff_path = tu_path(dir, "t.neff");
-	fxn_model m;
-	fxn_write(ntff_path, &spec, &m);
-	size_t nl, len;
-	void *neff = fxn_neff(spec.uuid, &nl);
-	ck_assert_int_eq(tu_write_file(neff_path, neff, nl), 0);
-	uint8_t *img = tu_read_file(ntff_path, &len);
-	ck_assert_ptr_nonnull(img);
+	tu_synth sy;
+	tu_synth_write(&sy, &spec);
+	const uint8_t *img = sy.ntff;
+	const size_t len = sy.ntff_len;
 	static fxn_section secs[4096];
 	size_t ns = fxn_sections(img, len, secs, 4096), data = 0;
 	for (size_t k = 0; k < ns; k++)
 		data += secs[k].kind == NTFF_SEC_DATA;
 	ck_assert_uint_gt(data, 20);
-	int tried = 0, failed = 0;
+	int tried = 0;
 	for (unsigned variant = 0; variant < 6; variant++) {
 		uint8_t *d = malloc(len);
 		ck_assert_ptr_nonnull(d);
@@ -328,55 +282,22 @@ START_TEST(test_damaged)
 			for (int b = 0; b < 24 && at + (uint64_t)b < len; b++)
 				d[at + (uint64_t)b] = (uint8_t)(variant & 1 ? 0xff : 0x5a + b * 13 + (int)variant);
 		}
-		ck_assert_int_eq(tu_write_file(ntff_path, d, len), 0);
-		for (int skip_crc = 0; skip_crc <= 1; skip_crc++) {
-			nxp_profile_options po;
-			nxp_profile_options_init(&po);
-			po.flags = skip_crc ? NXP_PROFILE_SKIP_CRC : 0;
-			nxp_profile *p = NULL;
-			nxp_status st;
-			nxp_status_init(&st);
-			if (nxp_profile_open_path(&p, neff_path, ntff_path, &po, &st) != NXP_OK)
-				continue; /* refused at open: nothing to summarise */
-			char label[64];
-			snprintf(label, sizeof(label), "damaged variant %u, crc %s", variant, skip_crc ? "off" : "on");
-			failed += check_any(p, label) != NXP_OK;
-			tried++;
-			nxp_profile_close(p);
-		}
+		ck_assert_int_eq(tu_write_file(sy.ntff_path, d, len), 0);
+		char what[64];
+		snprintf(what, sizeof(what), "damaged variant %u", variant);
+		tried += check_damaged(&sy, what);
 		free(d);
 	}
 	/* Truncated: the file cut at 35 %, 60 % and 85 % (the index and the
 	 * footer lost; the sections are then walked). */
 	for (int cut = 35; cut <= 85; cut += 25) {
-		ck_assert_int_eq(tu_write_file(ntff_path, img, len * (size_t)cut / 100), 0);
-		for (int skip_crc = 0; skip_crc <= 1; skip_crc++) {
-			nxp_profile_options po;
-			nxp_profile_options_init(&po);
-			po.flags = skip_crc ? NXP_PROFILE_SKIP_CRC : 0;
-			nxp_profile *p = NULL;
-			nxp_status st;
-			nxp_status_init(&st);
-			if (nxp_profile_open_path(&p, neff_path, ntff_path, &po, &st) != NXP_OK)
-				continue;
-			char label[64];
-			snprintf(label, sizeof(label), "truncated at %d %%, crc %s", cut, skip_crc ? "off" : "on");
-			failed += check_any(p, label) != NXP_OK;
-			tried++;
-			nxp_profile_close(p);
-		}
+		ck_assert_int_eq(tu_write_file(sy.ntff_path, img, len * (size_t)cut / 100), 0);
+		char what[64];
+		snprintf(what, sizeof(what), "truncated at %d %%", cut);
+		tried += check_damaged(&sy, what);
 	}
 	ck_assert_int_ge(tried, 8);
-	(void)failed;
-	free(img);
-	fxn_model_free(&m);
-	free(neff);
-	remove(ntff_path);
-	remove(neff_path);
-	remove(dir);
-	free(ntff_path);
-	free(neff_path);
-	free(dir);
+	tu_synth_free(&sy);
 }
 END_TEST
 

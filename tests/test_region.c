@@ -16,14 +16,7 @@
 
 static nxp_profile *demo(nxp_metadata *md)
 {
-	const char *dir = getenv("NXP_SAMPLES_DIR");
-	char neff[4096], ntff[4096];
-	snprintf(neff, sizeof(neff), "%s/demo.neff", dir ? dir : "samples");
-	snprintf(ntff, sizeof(ntff), "%s/demo.ntff", dir ? dir : "samples");
-	nxp_profile *p = NULL;
-	nxp_status st;
-	nxp_status_init(&st);
-	ck_assert_msg(nxp_profile_open_path(&p, neff, ntff, NULL, &st) == NXP_OK, "%s", st.message);
+	nxp_profile *p = tu_open_demo();
 	memset(md, 0, sizeof(*md));
 	md->struct_size = sizeof(*md);
 	ck_assert_int_eq(nxp_profile_get_metadata(p, md), NXP_OK);
@@ -50,45 +43,6 @@ static nxp_summary *window(nxp_profile *p, int64_t lo, int64_t hi, int64_t pcore
 	o.execution_index = exec;
 	o.threads = threads;
 	return summ(p, &o);
-}
-
-/* Every figure of b equals a's, bit for bit. */
-static void same(const nxp_summary *a, const nxp_summary *b, const char *label)
-{
-	size_t n = nxp_summary_field_count(a);
-	for (size_t k = 0; k < n; k++) {
-		nxp_summary_field fa, fb;
-		fa.struct_size = fb.struct_size = sizeof(fa);
-		ck_assert_int_eq(nxp_summary_get_field(a, k, &fa), NXP_OK);
-		ck_assert_int_eq(nxp_summary_get_field(b, k, &fb), NXP_OK);
-		ck_assert_msg(fa.present == fb.present && fa.i == fb.i && !memcmp(&fa.f, &fb.f, sizeof(double)),
-			      "%s: %s differs (%d %lld %.17g vs %d %lld %.17g)", label, fa.name, fa.present,
-			      (long long)fa.i, fa.f, fb.present, (long long)fb.i, fb.f);
-	}
-	ck_assert_uint_eq(nxp_summary_opcode_count(a), nxp_summary_opcode_count(b));
-	for (size_t k = 0; k < nxp_summary_opcode_count(a); k++) {
-		nxp_opcode_summary oa, ob;
-		oa.struct_size = ob.struct_size = sizeof(oa);
-		ck_assert_int_eq(nxp_summary_get_opcode(a, k, &oa), NXP_OK);
-		ck_assert_int_eq(nxp_summary_get_opcode(b, k, &ob), NXP_OK);
-		ck_assert_str_eq(oa.opcode, ob.opcode);
-		ck_assert_msg(oa.instruction_count == ob.instruction_count &&
-				      oa.instruction_time_ns == ob.instruction_time_ns &&
-				      oa.active_time_ns == ob.active_time_ns &&
-				      !memcmp(&oa.active_time_percent, &ob.active_time_percent, sizeof(double)),
-			      "%s: opcode row %zu differs", label, k);
-	}
-	ck_assert_uint_eq(nxp_summary_throttle_count(a), nxp_summary_throttle_count(b));
-	for (size_t k = 0; k < nxp_summary_throttle_count(a); k++) {
-		nxp_throttle_summary ta, tb;
-		ta.struct_size = tb.struct_size = sizeof(ta);
-		ck_assert_int_eq(nxp_summary_get_throttle(a, k, &ta), NXP_OK);
-		ck_assert_int_eq(nxp_summary_get_throttle(b, k, &tb), NXP_OK);
-		ck_assert_msg(ta.nc_idx == tb.nc_idx && ta.throttle_active_time_ns == tb.throttle_active_time_ns &&
-				      !memcmp(&ta.throttle_active_time_percent, &tb.throttle_active_time_percent,
-					      sizeof(double)),
-			      "%s: throttle row %zu differs", label, k);
-	}
 }
 
 static int64_t geti(const nxp_summary *s, const char *name)
@@ -127,10 +81,10 @@ START_TEST(test_whole_window)
 	nxp_summary *full = summ(p, NULL);
 	/* Every record starts at or after the first timestamp and ends by the last. */
 	nxp_summary *w = window(p, md.first_hw_timestamp, md.last_hw_timestamp + 1, -1, -1, 1);
-	same(full, w, "whole-trace window");
+	tu_summary_same(full, w, "whole-trace window");
 	nxp_summary_close(w);
 	w = window(p, INT64_MIN, md.last_hw_timestamp + 1, -1, -1, 2);
-	same(full, w, "whole-trace window, 2 threads");
+	tu_summary_same(full, w, "whole-trace window, 2 threads");
 	nxp_summary_close(w);
 	nxp_summary_close(full);
 	nxp_profile_close(p);
@@ -191,12 +145,12 @@ START_TEST(test_execution)
 	ck_assert_int_gt(n, 1);
 	ck_assert_int_lt(lo, hi);
 	nxp_summary *e = window(p, INT64_MIN, INT64_MAX, -1, 0, 1), *w = window(p, lo, hi, -1, -1, 1);
-	same(w, e, "execution 0 vs its window");
+	tu_summary_same(w, e, "execution 0 vs its window");
 	ck_assert_int_eq((int64_t)(getf(e, "total_time") * 1e9 + 0.5), hi - lo);
 	ck_assert_int_gt(instructions(e), 0);
 	nxp_summary_close(e);
 	e = window(p, INT64_MIN, INT64_MAX, -1, 0, 2);
-	same(w, e, "execution 0, 2 threads");
+	tu_summary_same(w, e, "execution 0, 2 threads");
 	nxp_summary_close(e);
 	nxp_summary_close(w);
 	nxp_profile_close(p);
@@ -230,7 +184,7 @@ START_TEST(test_pcore)
 		ck_assert_int_eq(instructions(s), n);
 		ck_assert_int_eq(geti(s, "hardware_flops"), flops);
 		nxp_summary *s2 = window(p, INT64_MIN, INT64_MAX, core, -1, 2);
-		same(s, s2, "pcore, 2 threads");
+		tu_summary_same(s, s2, "pcore, 2 threads");
 		nxp_summary_close(s2);
 		nxp_summary_close(s);
 	}
@@ -247,18 +201,11 @@ START_TEST(test_threads_window)
 	spec.n_instr = 3000;
 	spec.n_dma = 2000;
 	spec.seed = 5;
-	char *dir = tu_tmpdir();
-	char *ntff_path = tu_path(dir, "t.ntff");
-	char *neff_path = tu_path(dir, "t.neff");
-	fxn_model m;
-	fxn_write(ntff_path, &spec, &m);
-	size_t nl;
-	void *neff = fxn_neff(spec.uuid, &nl);
-	ck_assert_int_eq(tu_write_file(neff_path, neff, nl), 0);
+	tu_synth sy;
+	tu_synth_write(&sy, &spec);
+	nxp_profile *p = tu_synth_open(&sy, NULL);
 	nxp_status st;
 	nxp_status_init(&st);
-	nxp_profile *p = NULL;
-	ck_assert_msg(nxp_profile_open_path(&p, neff_path, ntff_path, NULL, &st) == NXP_OK, "%s", st.message);
 	/* The middle third of the instructions (by start). */
 	nxp_cursor *c = NULL;
 	ck_assert_int_eq(nxp_cursor_open(&c, p, NXP_TABLE_INSTRUCTION, NULL, &st), NXP_OK);
@@ -279,22 +226,15 @@ START_TEST(test_threads_window)
 		nxp_summary *a = window(p, lo, hi, cores[k], -1, 1), *b = window(p, lo, hi, cores[k], -1, 2);
 		ck_assert_int_gt(instructions(a), 0);
 		ck_assert_msg(getf(a, "dma_active_time") > 0, "no DMA in the window");
-		same(a, b, "synth window, 1 vs 2 threads");
+		tu_summary_same(a, b, "synth window, 1 vs 2 threads");
 		nxp_summary_close(b);
 		b = window(p, lo, hi, cores[k], -1, 3);
-		same(a, b, "synth window, 1 vs 3 threads");
+		tu_summary_same(a, b, "synth window, 1 vs 3 threads");
 		nxp_summary_close(b);
 		nxp_summary_close(a);
 	}
 	nxp_profile_close(p);
-	fxn_model_free(&m);
-	free(neff);
-	remove(ntff_path);
-	remove(neff_path);
-	remove(dir);
-	free(ntff_path);
-	free(neff_path);
-	free(dir);
+	tu_synth_free(&sy);
 }
 END_TEST
 

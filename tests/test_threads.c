@@ -374,14 +374,7 @@ static void check_profile(nxp_profile *p, const char *label)
 
 START_TEST(test_demo_shared)
 {
-	const char *dir = getenv("NXP_SAMPLES_DIR");
-	char neff[4096], ntff[4096];
-	snprintf(neff, sizeof(neff), "%s/demo.neff", dir ? dir : "samples");
-	snprintf(ntff, sizeof(ntff), "%s/demo.ntff", dir ? dir : "samples");
-	nxp_profile *p = NULL;
-	nxp_status st;
-	nxp_status_init(&st);
-	ck_assert_msg(nxp_profile_open_path(&p, neff, ntff, NULL, &st) == NXP_OK, "%s", st.message);
+	nxp_profile *p = tu_open_demo();
 	check_profile(p, "demo");
 	nxp_profile_close(p);
 }
@@ -397,40 +390,24 @@ static void synth_case(int kind)
 	spec.rps = 29;
 	spec.n_instr = 700;
 	spec.n_dma = 400;
-	char *dir = tu_tmpdir();
-	char *ntff_path = tu_path(dir, "t.ntff");
-	char *neff_path = tu_path(dir, "t.neff");
-	fxn_model m;
-	fxn_write(ntff_path, &spec, &m);
-	size_t nl, tl;
-	void *neff = fxn_neff(spec.uuid, &nl);
-	ck_assert_int_eq(tu_write_file(neff_path, neff, nl), 0);
-	uint8_t *ntff = tu_read_file(ntff_path, &tl);
-	nxp_status st;
-	nxp_status_init(&st);
+	tu_synth sy;
+	tu_synth_write(&sy, &spec);
 	static const char *const labels[] = {"synth file", "synth memory", "synth callbacks"};
 	if (kind == 0) {
-		nxp_profile *p = NULL;
-		ck_assert_msg(nxp_profile_open_path(&p, neff_path, ntff_path, NULL, &st) == NXP_OK, "%s", st.message);
+		nxp_profile *p = tu_synth_open(&sy, NULL);
 		check_profile(p, labels[kind]);
 		nxp_profile_close(p);
 	} else {
+		nxp_status st;
+		nxp_status_init(&st);
 		fxn_pair o;
-		ck_assert_msg(fxn_open(&o, neff, nl, ntff, tl, kind == 1 ? FXN_SRC_MEMORY : FXN_SRC_CHUNKY, 0, &st) ==
-				      NXP_OK,
+		ck_assert_msg(fxn_open(&o, sy.neff, sy.neff_len, sy.ntff, sy.ntff_len,
+				       kind == 1 ? FXN_SRC_MEMORY : FXN_SRC_CHUNKY, 0, &st) == NXP_OK,
 			      "%s", st.message);
 		check_profile(o.p, labels[kind]);
 		fxn_close(&o);
 	}
-	fxn_model_free(&m);
-	free(neff);
-	free(ntff);
-	remove(ntff_path);
-	remove(neff_path);
-	remove(dir);
-	free(ntff_path);
-	free(neff_path);
-	free(dir);
+	tu_synth_free(&sy);
 }
 
 START_TEST(test_synth_file_shared)
@@ -523,22 +500,16 @@ START_TEST(test_parallel_summaries_at_once)
 	spec.n_instr = 900;
 	spec.n_dma = 500;
 	spec.dma_queues = 5;
-	char *dir = tu_tmpdir();
-	char *ntff_path = tu_path(dir, "t.ntff");
-	char *neff_path = tu_path(dir, "t.neff");
-	fxn_model m;
-	fxn_write(ntff_path, &spec, &m);
-	size_t nl, tl;
-	void *neff = fxn_neff(spec.uuid, &nl);
-	ck_assert_int_eq(tu_write_file(neff_path, neff, nl), 0);
-	uint8_t *ntff = tu_read_file(ntff_path, &tl);
+	tu_synth sy;
+	tu_synth_write(&sy, &spec);
 	nxp_status st;
 	nxp_status_init(&st);
-	nxp_profile *pf = NULL;
+	nxp_profile *pf = tu_synth_open(&sy, NULL);
 	fxn_pair om, oc;
-	ck_assert_msg(nxp_profile_open_path(&pf, neff_path, ntff_path, NULL, &st) == NXP_OK, "%s", st.message);
-	ck_assert_msg(fxn_open(&om, neff, nl, ntff, tl, FXN_SRC_MEMORY, 0, &st) == NXP_OK, "%s", st.message);
-	ck_assert_msg(fxn_open(&oc, neff, nl, ntff, tl, FXN_SRC_CHUNKY, 0, &st) == NXP_OK, "%s", st.message);
+	ck_assert_msg(fxn_open(&om, sy.neff, sy.neff_len, sy.ntff, sy.ntff_len, FXN_SRC_MEMORY, 0, &st) == NXP_OK,
+		      "%s", st.message);
+	ck_assert_msg(fxn_open(&oc, sy.neff, sy.neff_len, sy.ntff, sy.ntff_len, FXN_SRC_CHUNKY, 0, &st) == NXP_OK,
+		      "%s", st.message);
 	nxp_profile *ps[3] = {pf, om.p, oc.p};
 	sum_job jobs[6];
 	pthread_t th[6];
@@ -561,15 +532,7 @@ START_TEST(test_parallel_summaries_at_once)
 	nxp_profile_close(pf);
 	fxn_close(&om);
 	fxn_close(&oc);
-	fxn_model_free(&m);
-	free(neff);
-	free(ntff);
-	remove(ntff_path);
-	remove(neff_path);
-	remove(dir);
-	free(ntff_path);
-	free(neff_path);
-	free(dir);
+	tu_synth_free(&sy);
 }
 END_TEST
 

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "testutil.h"
 
+#include <check.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,4 +126,102 @@ char *tu_data_path(const char *name)
 		abort();
 	}
 	return tu_path(d, name);
+}
+
+nxp_profile *tu_open_demo(void)
+{
+	const char *dir = getenv("NXP_SAMPLES_DIR");
+	char neff[4096], ntff[4096];
+	snprintf(neff, sizeof(neff), "%s/demo.neff", dir ? dir : "samples");
+	snprintf(ntff, sizeof(ntff), "%s/demo.ntff", dir ? dir : "samples");
+	nxp_profile *p = NULL;
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_msg(nxp_profile_open_path(&p, neff, ntff, NULL, &st) == NXP_OK, "%s", st.message);
+	return p;
+}
+
+void tu_synth_write(tu_synth *s, const fxn_spec *spec)
+{
+	memset(s, 0, sizeof(*s));
+	s->dir = tu_tmpdir();
+	s->ntff_path = tu_path(s->dir, "t.ntff");
+	s->neff_path = tu_path(s->dir, "t.neff");
+	fxn_write(s->ntff_path, spec, &s->m);
+	s->neff = fxn_neff(spec->uuid, &s->neff_len);
+	ck_assert_int_eq(tu_write_file(s->neff_path, s->neff, s->neff_len), 0);
+	s->ntff = tu_read_file(s->ntff_path, &s->ntff_len);
+	ck_assert_ptr_nonnull(s->ntff);
+}
+
+nxp_profile *tu_synth_open(const tu_synth *s, const nxp_profile_options *opts)
+{
+	nxp_profile *p = NULL;
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_msg(nxp_profile_open_path(&p, s->neff_path, s->ntff_path, opts, &st) == NXP_OK, "%s", st.message);
+	return p;
+}
+
+void tu_synth_free(tu_synth *s)
+{
+	fxn_model_free(&s->m);
+	free(s->neff);
+	free(s->ntff);
+	remove(s->ntff_path);
+	remove(s->neff_path);
+	remove(s->dir);
+	free(s->ntff_path);
+	free(s->neff_path);
+	free(s->dir);
+	memset(s, 0, sizeof(*s));
+}
+
+void tu_summary_same(const nxp_summary *a, const nxp_summary *b, const char *label)
+{
+	size_t n = nxp_summary_field_count(a);
+	for (size_t k = 0; k < n; k++) {
+		nxp_summary_field fa, fb;
+		fa.struct_size = fb.struct_size = sizeof(fa);
+		ck_assert_int_eq(nxp_summary_get_field(a, k, &fa), NXP_OK);
+		ck_assert_int_eq(nxp_summary_get_field(b, k, &fb), NXP_OK);
+		ck_assert_msg(fa.present == fb.present && fa.i == fb.i && !memcmp(&fa.f, &fb.f, sizeof(double)),
+			      "%s: %s differs (%d %lld %.17g vs %d %lld %.17g)", label, fa.name, fa.present,
+			      (long long)fa.i, fa.f, fb.present, (long long)fb.i, fb.f);
+	}
+	nxp_hardware ha, hb;
+	memset(&ha, 0, sizeof(ha));
+	memset(&hb, 0, sizeof(hb));
+	ha.struct_size = hb.struct_size = sizeof(ha);
+	int ra = nxp_summary_get_hardware(a, &ha), rb = nxp_summary_get_hardware(b, &hb);
+	ck_assert_int_eq(ra, rb);
+	ck_assert_msg(!memcmp(&ha, &hb, sizeof(ha)), "%s: hardware differs", label);
+	ck_assert_uint_eq(nxp_summary_opcode_count(a), nxp_summary_opcode_count(b));
+	for (size_t k = 0; k < nxp_summary_opcode_count(a); k++) {
+		nxp_opcode_summary oa, ob;
+		oa.struct_size = ob.struct_size = sizeof(oa);
+		ck_assert_int_eq(nxp_summary_get_opcode(a, k, &oa), NXP_OK);
+		ck_assert_int_eq(nxp_summary_get_opcode(b, k, &ob), NXP_OK);
+		ck_assert_str_eq(oa.engine, ob.engine);
+		ck_assert_str_eq(oa.opcode, ob.opcode);
+		ck_assert_msg(oa.instruction_count == ob.instruction_count &&
+				      oa.instruction_time_ns == ob.instruction_time_ns &&
+				      oa.active_time_ns == ob.active_time_ns &&
+				      !memcmp(&oa.active_time_percent, &ob.active_time_percent, sizeof(double)),
+			      "%s: opcode row %zu (%s %s) differs", label, k, oa.engine, oa.opcode);
+	}
+	ck_assert_uint_eq(nxp_summary_throttle_count(a), nxp_summary_throttle_count(b));
+	for (size_t k = 0; k < nxp_summary_throttle_count(a); k++) {
+		nxp_throttle_summary ta, tb;
+		ta.struct_size = tb.struct_size = sizeof(ta);
+		ck_assert_int_eq(nxp_summary_get_throttle(a, k, &ta), NXP_OK);
+		ck_assert_int_eq(nxp_summary_get_throttle(b, k, &tb), NXP_OK);
+		ck_assert_str_eq(ta.throttle_type, tb.throttle_type);
+		ck_assert_msg(ta.nc_idx == tb.nc_idx && ta.throttle_active_time_ns == tb.throttle_active_time_ns &&
+				      !memcmp(&ta.throttle_active_time_percent, &tb.throttle_active_time_percent,
+					      sizeof(double)) &&
+				      !memcmp(&ta.max_achievable_util_with_throttling_percent,
+					      &tb.max_achievable_util_with_throttling_percent, sizeof(double)),
+			      "%s: throttle row %zu differs", label, k);
+	}
 }

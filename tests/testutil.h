@@ -5,6 +5,8 @@
 
 #include <nxp/nxp.h>
 
+#include "ntff_fixture.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,5 +28,30 @@ const char *tu_shared_dir(void);
 /* Path of `name` under the project's tests/data (NXP_TEST_DATA, set by tests/meson.build);
  * caller frees.  Aborts with a message when NXP_TEST_DATA is unset. */
 char *tu_data_path(const char *name);
+
+/* The bundled demo pair (NXP_SAMPLES_DIR, else ./samples) opened from its files;
+ * asserts the open succeeds. */
+nxp_profile *tu_open_demo(void);
+
+/* A synthetic profile: the NTFF `spec` describes (fxn_write) and a NEFF with its
+ * UUID, written to a fresh temporary directory; the NTFF is also read back into
+ * memory (for memory and callback sources, or file surgery). */
+typedef struct tu_synth {
+	char *dir, *ntff_path, *neff_path;
+	fxn_model m;
+	void *neff;
+	size_t neff_len;
+	uint8_t *ntff;
+	size_t ntff_len;
+} tu_synth;
+void tu_synth_write(tu_synth *s, const fxn_spec *spec);
+/* The pair opened from its files with `opts` (may be NULL); asserts the open succeeds. */
+nxp_profile *tu_synth_open(const tu_synth *s, const nxp_profile_options *opts);
+/* Frees the model and the images and removes the files and the directory. */
+void tu_synth_free(tu_synth *s);
+
+/* Asserts every figure of b equals a's, bit for bit: every Summary field, the
+ * hardware, every OpcodeSummary and ThrottleSummary row; `label` leads each message. */
+void tu_summary_same(const nxp_summary *a, const nxp_summary *b, const char *label);
 
 #endif
