@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "status.h"
 
+#include "abi_struct.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,16 +60,12 @@ int nxp_status_copy(nxp_status *dst, const nxp_status *src)
 
 int nxp_struct_ok(const void *p, size_t min)
 {
-	return p && *(const size_t *)p >= min;
+	return nxp__struct_size_ok(p, min);
 }
 
 void nxp_struct_out(void *dst, const void *src, size_t ours)
 {
-	size_t theirs = *(const size_t *)dst;
-	size_t n = theirs < ours ? theirs : ours;
-	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t), n - sizeof(size_t));
-	if (theirs > ours) /* fields of a newer header that this library does not know */
-		memset((char *)dst + ours, 0, theirs - ours);
+	(void)nxp__struct_out(dst, src, ours, sizeof(size_t));
 }
 
 void nxp_hex(const uint8_t *b, size_t n, char *out)

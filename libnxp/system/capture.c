@@ -2,6 +2,7 @@
 /* Capture directories: discover the files of a system/device profile capture
  * (both known layouts, system-profile.md §1), group them by process directory
  * and pair each NTFF with its NEFF. */
+#include "abi_struct.h"
 #include "ntff_layout.h"
 #include "status.h"
 #include "system_priv.h"
@@ -496,11 +497,11 @@ size_t nxp_capture_file_count(const nxp_capture *c)
 
 int nxp_capture_get_file(const nxp_capture *c, size_t index, nxp_capture_file *out)
 {
-	if (!c || !nxp_struct_ok(out, sizeof(size_t)))
+	if (!c || !nxp__struct_size_ok(out, sizeof(size_t)))
 		return NXP_E_INVAL;
 	if (index >= c->nf)
 		return NXP_E_RANGE;
-	nxp_struct_out(out, &c->f[index].pub, sizeof(nxp_capture_file));
+	NXP__STRUCT_OUT(out, c->f[index].pub, sizeof(size_t));
 	return NXP_OK;
 }
 
@@ -511,11 +512,11 @@ size_t nxp_capture_process_count(const nxp_capture *c)
 
 int nxp_capture_get_process(const nxp_capture *c, size_t index, nxp_capture_process *out)
 {
-	if (!c || !nxp_struct_ok(out, sizeof(size_t)))
+	if (!c || !nxp__struct_size_ok(out, sizeof(size_t)))
 		return NXP_E_INVAL;
 	if (index >= c->np)
 		return NXP_E_RANGE;
-	nxp_struct_out(out, &c->p[index].pub, sizeof(nxp_capture_process));
+	NXP__STRUCT_OUT(out, c->p[index].pub, sizeof(size_t));
 	return NXP_OK;
 }
 
@@ -526,11 +527,11 @@ size_t nxp_capture_profile_count(const nxp_capture *c)
 
 int nxp_capture_get_profile(const nxp_capture *c, size_t index, nxp_capture_profile *out)
 {
-	if (!c || !nxp_struct_ok(out, sizeof(size_t)))
+	if (!c || !nxp__struct_size_ok(out, sizeof(size_t)))
 		return NXP_E_INVAL;
 	if (index >= c->nprof)
 		return NXP_E_RANGE;
-	nxp_struct_out(out, &c->prof[index], sizeof(nxp_capture_profile));
+	NXP__STRUCT_OUT(out, c->prof[index], sizeof(size_t));
 	return NXP_OK;
 }
 

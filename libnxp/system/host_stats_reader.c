@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cpu_util.pb and host_mem.pb: CpuUsage / HostMemUsage sample cursors.  The
  * root is walked one field at a time and each sample unpacked alone. */
+#include "abi_struct.h"
 #include "pbwire.h"
 #include "status.h"
 #include "system_priv.h"
@@ -112,7 +113,7 @@ static int bad_sample(nxp_host_stats *h, const pbfield *f, const char *type)
 
 int nxp_host_stats_next_cpu(nxp_host_stats *h, nxp_cpu_usage *out)
 {
-	if (!h || h->kind != NXP_SYSFILE_CPU_UTIL || !nxp_struct_ok(out, sizeof(size_t)))
+	if (!h || h->kind != NXP_SYSFILE_CPU_UTIL || !nxp__struct_size_ok(out, sizeof(size_t)))
 		return NXP_E_INVAL;
 	pbfield f;
 	int rc = next_sample(h, &f);
@@ -127,13 +128,13 @@ int nxp_host_stats_next_cpu(nxp_host_stats *h, nxp_cpu_usage *out)
 	u.util_percent = h->cpu->util_percent;
 	u.cpu_id = h->cpu->cpu_id ? h->cpu->cpu_id : "";
 	u.instance_id = inst(h);
-	nxp_struct_out(out, &u, sizeof(u));
+	NXP__STRUCT_OUT(out, u, sizeof(size_t));
 	return NXP_OK;
 }
 
 int nxp_host_stats_next_mem(nxp_host_stats *h, nxp_host_mem_usage *out)
 {
-	if (!h || h->kind != NXP_SYSFILE_HOST_MEM || !nxp_struct_ok(out, sizeof(size_t)))
+	if (!h || h->kind != NXP_SYSFILE_HOST_MEM || !nxp__struct_size_ok(out, sizeof(size_t)))
 		return NXP_E_INVAL;
 	pbfield f;
 	int rc = next_sample(h, &f);
@@ -149,7 +150,7 @@ int nxp_host_stats_next_mem(nxp_host_stats *h, nxp_host_mem_usage *out)
 	u.used_percent = h->mem->used_percent;
 	u.instance_id = inst(h);
 	u.total_bytes = h->mem->has_total_bytes ? (int64_t)h->mem->total_bytes : -1;
-	nxp_struct_out(out, &u, sizeof(u));
+	NXP__STRUCT_OUT(out, u, sizeof(size_t));
 	return NXP_OK;
 }
 

@@ -252,7 +252,7 @@ static int put_element(nxp_sysprof_writer *w, const ProtobufCMessage *m)
 int nxp_sysprof_writer_event(nxp_sysprof_writer *w, const nxp_ntrace_event *ev)
 {
 	if (!w || w->kind != NXP_SYSFILE_NTRACE ||
-	    !nxp_struct_ok(ev, offsetof(nxp_ntrace_event, n_attributes) + sizeof(ev->n_attributes)))
+	    !nxp__struct_size_ok(ev, offsetof(nxp_ntrace_event, n_attributes) + sizeof(ev->n_attributes)))
 		return NXP_E_INVAL;
 	Ntff__TraceEvent e = NTFF__TRACE_EVENT__INIT;
 	e.has_timestamp = 1;
@@ -296,7 +296,7 @@ int nxp_sysprof_writer_event(nxp_sysprof_writer *w, const nxp_ntrace_event *ev)
 int nxp_sysprof_writer_cpu(nxp_sysprof_writer *w, const nxp_cpu_usage *s)
 {
 	if (!w || w->kind != NXP_SYSFILE_CPU_UTIL ||
-	    !nxp_struct_ok(s, offsetof(nxp_cpu_usage, cpu_id) + sizeof(s->cpu_id)))
+	    !nxp__struct_size_ok(s, offsetof(nxp_cpu_usage, cpu_id) + sizeof(s->cpu_id)))
 		return NXP_E_INVAL;
 	Ntff__CpuUtilSample m = NTFF__CPU_UTIL_SAMPLE__INIT;
 	m.has_timestamp = m.has_util_percent = 1;
@@ -309,14 +309,14 @@ int nxp_sysprof_writer_cpu(nxp_sysprof_writer *w, const nxp_cpu_usage *s)
 int nxp_sysprof_writer_mem(nxp_sysprof_writer *w, const nxp_host_mem_usage *s)
 {
 	if (!w || w->kind != NXP_SYSFILE_HOST_MEM ||
-	    !nxp_struct_ok(s, offsetof(nxp_host_mem_usage, used_percent) + sizeof(s->used_percent)))
+	    !nxp__struct_size_ok(s, offsetof(nxp_host_mem_usage, used_percent) + sizeof(s->used_percent)))
 		return NXP_E_INVAL;
 	Ntff__HostMemSample m = NTFF__HOST_MEM_SAMPLE__INIT;
 	m.has_timestamp = m.has_used_bytes = m.has_used_percent = 1;
 	m.timestamp = (uint64_t)s->timestamp;
 	m.used_bytes = (uint64_t)s->used_bytes;
 	m.used_percent = s->used_percent;
-	if (nxp_struct_ok(s, offsetof(nxp_host_mem_usage, total_bytes) + sizeof(s->total_bytes)) &&
+	if (nxp__struct_size_ok(s, offsetof(nxp_host_mem_usage, total_bytes) + sizeof(s->total_bytes)) &&
 	    s->total_bytes >= 0) {
 		m.has_total_bytes = 1;
 		m.total_bytes = (uint64_t)s->total_bytes;

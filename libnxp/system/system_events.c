@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The public system-event cursor: one source, or a list of files read in turn
  * (ntrace.pb and trace.json[.gz]), each through its per-file row reader. */
+#include "abi_struct.h"
 #include "source.h"
 #include "status.h"
 #include "system_priv.h"
@@ -216,7 +217,7 @@ static void add_file_to_error(nxp_system_events *c)
 
 int nxp_system_events_next(nxp_system_events *c, nxp_system_event *ev)
 {
-	if (!c || !nxp_struct_ok(ev, offsetof(nxp_system_event, name) + sizeof(ev->name)))
+	if (!c || !nxp__struct_size_ok(ev, offsetof(nxp_system_event, name) + sizeof(ev->name)))
 		return c ? nxp__error_set(&c->err, NXP_E_INVAL, -1, "nxp_system_events_next: short record struct")
 			 : NXP_E_INVAL;
 	if (c->failed)
@@ -272,19 +273,19 @@ int nxp_system_events_next(nxp_system_events *c, nxp_system_event *ev)
 			c->stats.unmatched_starts++;
 		if (row.flags & NXP_SYSEV_UNMATCHED_STOP)
 			c->stats.unmatched_stops++;
-		nxp_struct_out(ev, &row, sizeof(row));
+		NXP__STRUCT_OUT(ev, row, offsetof(nxp_system_event, name) + sizeof(ev->name));
 		return NXP_OK;
 	}
 }
 
 int nxp_system_events_get_stats(const nxp_system_events *c, nxp_system_stats *out)
 {
-	if (!c || !nxp_struct_ok(out, sizeof(size_t)))
+	if (!c || !nxp__struct_size_ok(out, sizeof(size_t)))
 		return NXP_E_INVAL;
 	nxp_system_stats s = c->stats;
 	if (c->rd)
 		s.skipped += c->rd->skipped;
-	nxp_struct_out(out, &s, sizeof(s));
+	NXP__STRUCT_OUT(out, s, sizeof(size_t));
 	return NXP_OK;
 }
 

@@ -2,6 +2,7 @@
 /* trace_info.pb: SystemProfileMetadata.  The file is small; it is read whole
  * (up to max_message_size) and unpacked once.  A stream of length-delimited
  * messages is merged in order, as protobuf concatenation does. */
+#include "abi_struct.h"
 #include "pbwire.h"
 #include "status.h"
 #include "system_priv.h"
@@ -134,7 +135,7 @@ int nxp_trace_info_open(nxp_trace_info **out, nxp_source *src, const nxp_system_
 
 int nxp_trace_info_get(const nxp_trace_info *ti, nxp_system_metadata *out)
 {
-	if (!ti || !nxp_struct_ok(out, sizeof(size_t)))
+	if (!ti || !nxp__struct_size_ok(out, sizeof(size_t)))
 		return NXP_E_INVAL;
 	const Ntff__TraceInfo *m = ti->msg;
 	nxp_system_metadata md;
@@ -157,7 +158,7 @@ int nxp_trace_info_get(const nxp_trace_info *ti, nxp_system_metadata *out)
 	md.arch = m->arch ? m->arch : "";
 	md.runtime_version = m->runtime_version ? m->runtime_version : "";
 	md.driver_version = m->driver_version ? m->driver_version : "";
-	nxp_struct_out(out, &md, sizeof(md));
+	NXP__STRUCT_OUT(out, md, sizeof(size_t));
 	return NXP_OK;
 }
 
