@@ -27,9 +27,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	size_t len;
-	if (!fz_fixture_neff_cached(&len))
-		abort();
+	fz_fixture_init();
 	return 0;
 }
 
@@ -226,24 +224,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t flags = fz_take_u8(&in), pcore = fz_take_u8(&in), exec = fz_take_u8(&in), win = fz_take_u8(&in);
 	int64_t start = (int64_t)fz_take_u64(&in), end = (int64_t)fz_take_u64(&in);
 	uint8_t idsel = fz_take_u8(&in);
-	nxp_source *ntff = fz_source_take_rest(&in);
-	if (!ntff)
-		return 0;
 	nxp_profile_options popts;
 	nxp_profile_options_init(&popts);
 	if (flags & 1)
 		popts.flags |= NXP_PROFILE_SKIP_CRC;
-	nxp_source *neff = NULL;
-	nxp_profile *p = NULL;
-	if (fz_fixture_profile_open(&p, &neff, ntff, &popts, NULL) == NXP_OK) {
+	fz_fixture_pair fx;
+	if (fz_fixture_pair_open(&fx, &in, &popts, NULL) == NXP_OK) {
+		nxp_profile *p = fx.p;
 		if (!(flags & 2) || start < end)
 			run_flows(p, flags, pcore, win, start, end, idsel);
 		run_critical_path(p, flags, pcore, exec);
 		if (!(flags & 32))
 			run_insights(p);
 	}
-	nxp_profile_close(p);
-	nxp_source_close(neff);
-	nxp_source_close(ntff);
+	fz_fixture_pair_close(&fx);
 	return 0;
 }

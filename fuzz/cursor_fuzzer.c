@@ -21,24 +21,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	size_t len;
-	if (!fz_fixture_neff_cached(&len))
-		abort();
+	fz_fixture_init();
 	return 0;
 }
 
-typedef union any_record {
-	nxp_instruction ins;
-	nxp_dma_packet dma;
-	nxp_semaphore_update sem;
-	nxp_throttle thr;
-	nxp_error_record err;
-	nxp_execution exe;
-	nxp_active_time act;
-} any_record;
-
 /* One record of the cursor's table; *ts = its start time.  Also touches its strings. */
-static int next_typed(nxp_cursor *c, int table, any_record *r, int64_t *ts)
+static int next_typed(nxp_cursor *c, int table, fz_any_record *r, int64_t *ts)
 {
 	int rc;
 	memset(r, 0, sizeof(*r));
@@ -100,19 +88,6 @@ static int next_typed(nxp_cursor *c, int table, any_record *r, int64_t *ts)
 	}
 }
 
-static size_t record_size(int table)
-{
-	switch (table) {
-	case NXP_TABLE_INSTRUCTION: return sizeof(nxp_instruction);
-	case NXP_TABLE_DMA_PACKET: return sizeof(nxp_dma_packet);
-	case NXP_TABLE_SEMAPHORE_UPDATE: return sizeof(nxp_semaphore_update);
-	case NXP_TABLE_THROTTLE: return sizeof(nxp_throttle);
-	case NXP_TABLE_ERROR: return sizeof(nxp_error_record);
-	case NXP_TABLE_EXECUTION: return sizeof(nxp_execution);
-	default: return sizeof(nxp_active_time);
-	}
-}
-
 /* Start time of record i of a batch (offset differs only for executions). */
 static int64_t batch_ts(int table, const uint8_t *r)
 {
@@ -135,8 +110,8 @@ static int read_starts(nxp_source *src, int table, const nxp_cursor_options *co,
 	if (rc == NXP_OK)
 		rc = nxp_cursor_open(&c, p, table, co, NULL);
 	while (rc == NXP_OK) {
-		any_record recs[8];
-		size_t n = 0, rs = record_size(table);
+		fz_any_record recs[8];
+		size_t n = 0, rs = fz_record_size(table);
 		rc = nxp_cursor_next_batch(c, recs, rs, 8, &n);
 		for (size_t i = 0; i < n && *count < max; i++)
 			out[(*count)++] = batch_ts(table, (const uint8_t *)recs + i * rs);
@@ -189,17 +164,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t ntff_size = in.size ? in.size - 1 : 0;
 	const uint8_t *ntff_bytes = in.size ? in.data + 1 : NULL; /* after the control byte */
 	uint8_t ctl = in.size ? in.data[0] : 0;
-	nxp_source *ntff = fz_source_take_rest(&in);
-	if (!ntff)
-		return 0;
 	nxp_profile_options popts;
 	nxp_profile_options_init(&popts);
 	if (flags & 1)
 		popts.flags |= NXP_PROFILE_SKIP_CRC;
-	nxp_source *neff = NULL;
-	nxp_profile *p = NULL;
-	if (fz_fixture_profile_open(&p, &neff, ntff, &popts, NULL) != NXP_OK)
+	fz_fixture_pair fx;
+	if (fz_fixture_pair_open(&fx, &in, &popts, NULL) != NXP_OK)
 		goto out;
+	nxp_profile *p = fx.p;
 
 	nxp_cursor_options co;
 	nxp_cursor_options_init(&co);
@@ -222,7 +194,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (nxp_cursor_table(c) != table)
 		abort();
 	/* A typed next() of another table is misuse. */
-	any_record r;
+	fz_any_record r;
 	int64_t ts;
 	if (next_typed(c, table == NXP_TABLE_THROTTLE ? NXP_TABLE_ERROR : NXP_TABLE_THROTTLE, &r, &ts) != NXP_E_INVAL)
 		abort();
@@ -234,9 +206,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (unsigned k = 0; k < limit;) {
 			int64_t pos = nxp_cursor_position(c);
 			if (use_batch) {
-				any_record recs[8]; /* aligned storage for 8 records of any table */
+				fz_any_record recs[8]; /* aligned storage for 8 records of any table */
 				uint8_t *buf = (uint8_t *)recs;
-				size_t count = 0, rs = record_size(table);
+				size_t count = 0, rs = fz_record_size(table);
 				nxp_cursor_stats before, after;
 				before.struct_size = after.struct_size = sizeof(before);
 				nxp_cursor_get_stats(c, &before);
@@ -303,15 +275,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nxp_status_init(&est);
 		FZ_CHECK(nxp_cursor_error(c, &est) == rc, "table %d: error %d, cursor_error %d", table, rc, est.code);
 		fz_check_error(rc, &est, ntff_size, "cursor");
-		int again = nxp_cursor_next_batch(c, &r, record_size(table), 1, &(size_t){0});
+		int again = nxp_cursor_next_batch(c, &r, fz_record_size(table), 1, &(size_t){0});
 		FZ_CHECK(again == rc, "table %d: error %d not sticky (then %d)", table, rc, again);
 	}
 	nxp_cursor_close(c);
 	if ((ctl & FZ_CTL_IO_ERROR) && (ctl & FZ_CTL_CHUNK_MASK) != FZ_CHUNK_MEMORY)
 		check_prefix(ntff_bytes, (size_t)ntff_size, ctl, table, &co, &popts);
 out:
-	nxp_profile_close(p);
-	nxp_source_close(neff);
-	nxp_source_close(ntff);
+	fz_fixture_pair_close(&fx);
 	return 0;
 }

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 #include "fuzz_common.h"
+#include "fuzz_fixture.h"
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 uint8_t fz_take_u8(fz_input *in)
 {
@@ -271,4 +275,91 @@ size_t fz_drain_system_events(nxp_system_events *c)
 	FZ_CHECK(nxp_system_events_get_stats(c, &stats) == NXP_OK && stats.events == rows,
 		 "stats count %lld rows, %lld were returned", (long long)stats.events, (long long)rows);
 	return sink;
+}
+
+size_t fz_system_events_run(nxp_source *src, int kind, const nxp_system_options *opts)
+{
+	nxp_status st;
+	nxp_status_init(&st);
+	nxp_system_events *c = NULL;
+	size_t sink = 0;
+	int rc = nxp_system_events_open(&c, src, kind, opts, &st);
+	if (rc == NXP_OK)
+		sink = fz_drain_system_events(c);
+	else
+		FZ_CHECK(c == NULL && rc < 0 && st.code == rc, "nxp_system_events_open: %d, status %d", rc, st.code);
+	nxp_system_events_close(c);
+	return sink;
+}
+
+size_t fz_record_size(int table)
+{
+	switch (table) {
+	case NXP_TABLE_INSTRUCTION: return sizeof(nxp_instruction);
+	case NXP_TABLE_DMA_PACKET: return sizeof(nxp_dma_packet);
+	case NXP_TABLE_SEMAPHORE_UPDATE: return sizeof(nxp_semaphore_update);
+	case NXP_TABLE_THROTTLE: return sizeof(nxp_throttle);
+	case NXP_TABLE_ERROR: return sizeof(nxp_error_record);
+	case NXP_TABLE_EXECUTION: return sizeof(nxp_execution);
+	default: return sizeof(nxp_active_time);
+	}
+}
+
+void fz_fixture_init(void)
+{
+	size_t len;
+	if (!fz_fixture_neff_cached(&len))
+		abort();
+}
+
+int fz_fixture_pair_open(fz_fixture_pair *o, fz_input *in, const nxp_profile_options *opts, nxp_status *st)
+{
+	o->p = NULL;
+	o->neff = NULL;
+	o->ntff = fz_source_take_rest(in);
+	if (!o->ntff)
+		return NXP_E_NOMEM;
+	return fz_fixture_profile_open(&o->p, &o->neff, o->ntff, opts, st);
+}
+
+void fz_fixture_pair_close(fz_fixture_pair *o)
+{
+	nxp_profile_close(o->p);
+	nxp_source_close(o->neff);
+	nxp_source_close(o->ntff);
+	o->p = NULL;
+	o->neff = o->ntff = NULL;
+}
+
+static char out_dir[64], out_path[128];
+
+static void out_cleanup(void)
+{
+	unlink(out_path);
+	rmdir(out_dir);
+}
+
+void fz_out_dir(const char *harness, const char *file, const char **dir, const char **path)
+{
+	snprintf(out_dir, sizeof(out_dir), "/dev/shm/nxp-fz-%s-%ld", harness, (long)getpid());
+	if (mkdir(out_dir, 0700) != 0) {
+		snprintf(out_dir, sizeof(out_dir), "/tmp/nxp-fz-%s-%ld", harness, (long)getpid());
+		mkdir(out_dir, 0700);
+	}
+	atexit(out_cleanup);
+	snprintf(out_path, sizeof(out_path), "%s/%s", out_dir, file);
+	*dir = out_dir;
+	*path = out_path;
+}
+
+int fz_dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	FZ_CHECK(d != NULL, "cannot open %s", dir);
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
 }

@@ -130,6 +130,57 @@ size_t fz_touch(const char *s);
  * stats count the rows returned.  Returns a value for the harness's sink. */
 size_t fz_drain_system_events(nxp_system_events *c);
 
+/* ---- harness set-up ------------------------------------------------------ */
+
+/* Build the cached fixture NEFF (fuzz_fixture.h) up front, from
+ * LLVMFuzzerInitialize; abort()s when it cannot be built, so a broken fixture
+ * is not taken for rejected input. */
+void fz_fixture_init(void);
+
+/* A fuzzed NTFF paired with the fixture NEFF: what fz_fixture_pair_close closes. */
+typedef struct fz_fixture_pair {
+	nxp_profile *p; /* as the open left it: NULL after a failed open */
+	nxp_source *neff, *ntff;
+} fz_fixture_pair;
+
+/*
+ * Serve the rest of `in` (a control byte, then the NTFF: fz_source_take_rest)
+ * and open it with the cached fixture NEFF (fz_fixture_profile_open; `opts` and
+ * `st` may be NULL).  Returns the open's result, or NXP_E_NOMEM with o->ntff
+ * NULL (and `st` untouched) when the source could not be made.  Close `o` with
+ * fz_fixture_pair_close whatever the result.
+ */
+int fz_fixture_pair_open(fz_fixture_pair *o, fz_input *in, const nxp_profile_options *opts, nxp_status *st);
+void fz_fixture_pair_close(fz_fixture_pair *o);
+
+/*
+ * For harnesses that write a file: a per-process output directory,
+ * /dev/shm/nxp-fz-<harness>-<pid> (under /tmp when /dev/shm refuses), and the
+ * path of `file` in it; the file and the directory go when the process exits
+ * normally.  Call once, from LLVMFuzzerInitialize; the strings are static.
+ */
+void fz_out_dir(const char *harness, const char *file, const char **dir, const char **path);
+/* How many entries `dir` holds besides . and .. (a writer's temporary files included). */
+int fz_dir_entries(const char *dir);
+
+/* Room for one record of any cursor table, and a record's size by table. */
+typedef union fz_any_record {
+	nxp_instruction ins;
+	nxp_dma_packet dma;
+	nxp_semaphore_update sem;
+	nxp_throttle thr;
+	nxp_error_record err;
+	nxp_execution exe;
+	nxp_active_time act;
+} fz_any_record;
+size_t fz_record_size(int table);
+
+/* Open a system-event file (`kind`: nxp_sysfile) from `src`, drain it
+ * (fz_drain_system_events) and close it; a failed open must return a negative
+ * code, set the status to it and leave no handle.  Returns fz_drain's value
+ * (0 when the open failed).  `src` stays the caller's. */
+size_t fz_system_events_run(nxp_source *src, int kind, const nxp_system_options *opts);
+
 #ifdef __cplusplus
 }
 #endif

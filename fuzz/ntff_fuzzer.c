@@ -13,24 +13,11 @@
 
 static volatile size_t sink;
 
-/* Enough room for a record of any table. */
-typedef union any_record {
-	nxp_instruction ins;
-	nxp_dma_packet dma;
-	nxp_semaphore_update sem;
-	nxp_throttle thr;
-	nxp_error_record err;
-	nxp_execution exe;
-	nxp_active_time act;
-} any_record;
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	size_t len;
-	if (!fz_fixture_neff_cached(&len))
-		abort();
+	fz_fixture_init();
 	return 0;
 }
 
@@ -39,17 +26,8 @@ static void drain(nxp_profile *p, int table, uint64_t size)
 	nxp_cursor *c = NULL;
 	if (nxp_cursor_open(&c, p, table, NULL, NULL) != NXP_OK)
 		return;
-	any_record recs[16];
-	size_t rsize = 0;
-	switch (table) {
-	case NXP_TABLE_INSTRUCTION: rsize = sizeof(nxp_instruction); break;
-	case NXP_TABLE_DMA_PACKET: rsize = sizeof(nxp_dma_packet); break;
-	case NXP_TABLE_SEMAPHORE_UPDATE: rsize = sizeof(nxp_semaphore_update); break;
-	case NXP_TABLE_THROTTLE: rsize = sizeof(nxp_throttle); break;
-	case NXP_TABLE_ERROR: rsize = sizeof(nxp_error_record); break;
-	case NXP_TABLE_EXECUTION: rsize = sizeof(nxp_execution); break;
-	default: rsize = sizeof(nxp_active_time); break;
-	}
+	fz_any_record recs[16];
+	size_t rsize = fz_record_size(table);
 	/* Records come in batches; time order is the cursor's contract. */
 	int64_t last = INT64_MIN;
 	size_t count;
@@ -92,14 +70,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (f & 4)
 		opts.max_section_size = 256;
 	uint64_t in_size = in.size ? in.size - 1 : 0; /* the NTFF, after its control byte */
-	nxp_source *ntff = fz_source_take_rest(&in);
-	if (!ntff)
-		return 0;
-	nxp_source *neff = NULL;
-	nxp_profile *p = NULL;
 	nxp_status st;
 	nxp_status_init(&st);
-	int rc = fz_fixture_profile_open(&p, &neff, ntff, &opts, &st);
+	fz_fixture_pair fx;
+	int rc = fz_fixture_pair_open(&fx, &in, &opts, &st);
+	nxp_profile *p = fx.p;
+	if (!fx.ntff)
+		return 0;
 	if (rc == NXP_OK) {
 		nxp_metadata md;
 		md.struct_size = sizeof(md);
@@ -114,8 +91,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FZ_CHECK(p == NULL, "nxp_profile_open failed (%d) but returned a handle", rc);
 		fz_check_error(rc, &st, in_size, "nxp_profile_open");
 	}
-	nxp_profile_close(p);
-	nxp_source_close(neff);
-	nxp_source_close(ntff);
+	fz_fixture_pair_close(&fx);
 	return 0;
 }

@@ -35,23 +35,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nxp_source *src = fz_source_open(in.data, in.size, ctl);
 	if (!src)
 		return 0;
-	nxp_status st;
-	nxp_status_init(&st);
-	nxp_system_events *c = NULL;
-	int rc = nxp_system_events_open(&c, src, NXP_SYSFILE_NTRACE, &opts, &st);
-	if (rc == NXP_OK) {
-		sink += fz_drain_system_events(c);
-	} else {
-		FZ_CHECK(c == NULL && rc < 0 && st.code == rc, "nxp_system_events_open: %d, status %d", rc, st.code);
-	}
-	nxp_system_events_close(c);
+	sink += fz_system_events_run(src, NXP_SYSFILE_NTRACE, &opts);
 	nxp_source_close(src);
 
 	if (o & 4) {
 		src = fz_source_open(in.data, in.size, ctl);
 		if (!src)
 			return 0;
-		c = NULL;
+		nxp_system_events *c = NULL;
 		nxp_clock_map *m = NULL;
 		if (nxp_system_events_open(&c, src, NXP_SYSFILE_NTRACE, &opts, NULL) == NXP_OK &&
 		    nxp_clock_map_build(&m, c, (o & 2) ? 4 : 0, NULL) == NXP_OK) {

@@ -12,7 +12,6 @@
 #include "fuzz_common.h"
 #include "fuzz_fixture.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,59 +19,31 @@
 #include <unistd.h>
 
 static volatile uint64_t sink;
-static char dir[64], path[96];
+static const char *dir, *path; /* fz_out_dir */
 
 #define TITLE "<script>x</script>&\"'"
-
-/* The per-process output directory goes when the process exits normally. */
-static void cleanup(void)
-{
-	unlink(path);
-	rmdir(dir);
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	size_t len;
-	if (!fz_fixture_neff_cached(&len))
-		abort();
-	snprintf(dir, sizeof(dir), "/dev/shm/nxp-fz-report-%ld", (long)getpid());
-	if (mkdir(dir, 0700) != 0)
-		snprintf(dir, sizeof(dir), "/tmp/nxp-fz-report-%ld", (long)getpid()), mkdir(dir, 0700);
-	atexit(cleanup);
-	snprintf(path, sizeof(path), "%s/out.html", dir);
+	fz_fixture_init();
+	fz_out_dir("report", "out.html", &dir, &path);
 	return 0;
-}
-
-static int dir_entries(void)
-{
-	DIR *d = opendir(dir);
-	FZ_CHECK(d != NULL, "cannot open %s", dir);
-	int n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL)
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
-	return n;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fz_input in = {data, size};
 	uint8_t flags = fz_take_u8(&in), cols = fz_take_u8(&in), dmar = fz_take_u8(&in), top = fz_take_u8(&in);
-	nxp_source *ntff = fz_source_take_rest(&in);
-	if (!ntff)
-		return 0;
 	nxp_profile_options popts;
 	nxp_profile_options_init(&popts);
 	if (flags & 1)
 		popts.flags |= NXP_PROFILE_SKIP_CRC;
-	nxp_source *neff = NULL;
-	nxp_profile *p = NULL;
-	if (fz_fixture_profile_open(&p, &neff, ntff, &popts, NULL) != NXP_OK)
+	fz_fixture_pair fx;
+	if (fz_fixture_pair_open(&fx, &in, &popts, NULL) != NXP_OK)
 		goto out;
+	nxp_profile *p = fx.p;
 
 	nxp_report_options o;
 	nxp_report_options_init(&o);
@@ -93,10 +64,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc != NXP_OK) {
 		fz_check_error(rc, &st, UINT64_MAX, "write_report");
 		FZ_CHECK(rc != NXP_E_IO, "I/O error writing to %s: %s", dir, st.message);
-		FZ_CHECK(dir_entries() == 0, "a failed report left a file behind");
+		FZ_CHECK(fz_dir_entries(dir) == 0, "a failed report left a file behind");
 		goto out;
 	}
-	FZ_CHECK(dir_entries() == 1, "%d files after a report", dir_entries());
+	FZ_CHECK(fz_dir_entries(dir) == 1, "%d files after a report", fz_dir_entries(dir));
 	FZ_CHECK(rs.critical_path_status <= 0 && rs.insights_status <= 0, "statuses %d %d",
 		 rs.critical_path_status, rs.insights_status);
 	FZ_CHECK(rs.insight_count >= 0 && rs.read_errors >= 0 && rs.bad_records >= 0, "negative counts");
@@ -126,8 +97,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(b);
 	unlink(path);
 out:
-	nxp_profile_close(p);
-	nxp_source_close(neff);
-	nxp_source_close(ntff);
+	fz_fixture_pair_close(&fx);
 	return 0;
 }

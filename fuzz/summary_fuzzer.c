@@ -21,9 +21,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	size_t len;
-	if (!fz_fixture_neff_cached(&len))
-		abort();
+	fz_fixture_init();
 	return 0;
 }
 
@@ -120,12 +118,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nxp_profile_options_init(&opts);
 	if (mode & 2)
 		opts.flags |= NXP_PROFILE_SKIP_CRC;
-	nxp_source *ntff = fz_source_take_rest(&in);
-	if (!ntff)
-		return 0;
-	nxp_source *neff = NULL;
-	nxp_profile *p = NULL;
-	if (fz_fixture_profile_open(&p, &neff, ntff, &opts, NULL) == NXP_OK) {
+	fz_fixture_pair fx;
+	if (fz_fixture_pair_open(&fx, &in, &opts, NULL) == NXP_OK) {
+		nxp_profile *p = fx.p;
 		nxp_hardware hw;
 		hw.struct_size = sizeof(hw);
 		const nxp_hardware *hwp = NULL;
@@ -143,8 +138,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		nxp_summary_close(s);
 	}
-	nxp_profile_close(p);
-	nxp_source_close(neff);
-	nxp_source_close(ntff);
+	fz_fixture_pair_close(&fx);
 	return 0;
 }

@@ -19,9 +19,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	size_t len;
-	if (!fz_fixture_neff_cached(&len))
-		abort();
+	fz_fixture_init();
 	return 0;
 }
 
@@ -80,22 +78,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (nxp_table_name(ntables))
 		ntables++;
 	const char *table = nxp_table_name(tsel % ntables);
-	nxp_source *ntff = fz_source_take_rest(&in);
-	if (!ntff)
-		return 0;
 	nxp_profile_options popts;
 	nxp_profile_options_init(&popts);
 	if (flags & 1)
 		popts.flags |= NXP_PROFILE_SKIP_CRC;
-	nxp_source *neff = NULL;
-	nxp_profile *p = NULL;
 	struct ArrowArray keep[MAX_KEEP];
 	int nkeep = 0;
 	struct ArrowSchema schema;
 	memset(&schema, 0, sizeof(schema));
 	const char *cols[128];
-	if (fz_fixture_profile_open(&p, &neff, ntff, &popts, NULL) != NXP_OK)
+	fz_fixture_pair fx;
+	if (fz_fixture_pair_open(&fx, &in, &popts, NULL) != NXP_OK)
 		goto out;
+	nxp_profile *p = fx.p;
 
 	nxp_table_options o;
 	nxp_table_options_init(&o);
@@ -149,9 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	st.release(&st);
 out:
-	nxp_profile_close(p);
-	nxp_source_close(neff);
-	nxp_source_close(ntff);
+	fz_fixture_pair_close(&fx);
 	/* the batches outlive the stream and the profile */
 	for (int i = nkeep; i-- > 0;)
 		keep[i].release(&keep[i]);

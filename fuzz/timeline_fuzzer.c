@@ -17,7 +17,6 @@
 
 #include "perfetto_trace.pb-c.h"
 
-#include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,41 +26,15 @@
 #include <zlib.h>
 
 static volatile uint64_t sink;
-static char dir[64], path[96];
-
-/* The per-process output directory goes when the process exits normally. */
-static void cleanup(void)
-{
-	unlink(path);
-	rmdir(dir);
-}
+static const char *dir, *path; /* fz_out_dir */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	size_t len;
-	if (!fz_fixture_neff_cached(&len))
-		abort();
-	snprintf(dir, sizeof(dir), "/dev/shm/nxp-fz-timeline-%ld", (long)getpid());
-	if (mkdir(dir, 0700) != 0)
-		snprintf(dir, sizeof(dir), "/tmp/nxp-fz-timeline-%ld", (long)getpid()), mkdir(dir, 0700);
-	atexit(cleanup);
-	snprintf(path, sizeof(path), "%s/out", dir);
+	fz_fixture_init();
+	fz_out_dir("timeline", "out", &dir, &path);
 	return 0;
-}
-
-/* Files left in the output directory (the export's temporary names included). */
-static int dir_entries(void)
-{
-	DIR *d = opendir(dir);
-	FZ_CHECK(d != NULL, "cannot open %s", dir);
-	int n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL)
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
-	return n;
 }
 
 static uint8_t *slurp(int gz, size_t *len)
@@ -174,17 +147,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_input in = {data, size};
 	uint8_t flags = fz_take_u8(&in), maxb = fz_take_u8(&in), sel = fz_take_u8(&in), win = fz_take_u8(&in);
 	int64_t start = (int64_t)fz_take_u64(&in), end = (int64_t)fz_take_u64(&in);
-	nxp_source *ntff = fz_source_take_rest(&in);
-	if (!ntff)
-		return 0;
 	nxp_profile_options popts;
 	nxp_profile_options_init(&popts);
 	if (flags & 1)
 		popts.flags |= NXP_PROFILE_SKIP_CRC;
-	nxp_source *neff = NULL;
-	nxp_profile *p = NULL;
-	if (fz_fixture_profile_open(&p, &neff, ntff, &popts, NULL) != NXP_OK)
+	fz_fixture_pair fx;
+	if (fz_fixture_pair_open(&fx, &in, &popts, NULL) != NXP_OK)
 		goto out;
+	nxp_profile *p = fx.p;
 
 	nxp_timeline_options o;
 	nxp_timeline_options_init(&o);
@@ -220,10 +190,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			 "export failed on the input: %s (%s)", nxp_strerror(rc), st.message);
 		FZ_CHECK(!(rc == NXP_E_IO && strstr(st.message, dir)), "I/O error writing to %s: %s", dir,
 			 st.message);
-		FZ_CHECK(dir_entries() == 0, "a failed export left a file behind");
+		FZ_CHECK(fz_dir_entries(dir) == 0, "a failed export left a file behind");
 		goto out;
 	}
-	FZ_CHECK(dir_entries() == 1, "%d files after an export", dir_entries());
+	FZ_CHECK(fz_dir_entries(dir) == 1, "%d files after an export", fz_dir_entries(dir));
 	FZ_CHECK(ts.events >= 0 && ts.events <= o.max_events, "events %lld, max_events %lld", (long long)ts.events,
 		 (long long)o.max_events);
 	FZ_CHECK(ts.truncated == 0 || ts.events == o.max_events, "truncated at %lld events of %lld",
@@ -241,8 +211,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(b);
 	unlink(path);
 out:
-	nxp_profile_close(p);
-	nxp_source_close(neff);
-	nxp_source_close(ntff);
+	fz_fixture_pair_close(&fx);
 	return 0;
 }

@@ -27,16 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nxp_source *src = fz_source_take_rest(&in);
 	if (!src)
 		return 0;
-	nxp_status st;
-	nxp_status_init(&st);
-	nxp_system_events *c = NULL;
-	int rc = nxp_system_events_open(&c, src, (o & 4) ? NXP_SYSFILE_AUTO : NXP_SYSFILE_TRACE_JSON, &opts, &st);
-	if (rc == NXP_OK) {
-		sink += fz_drain_system_events(c);
-	} else {
-		FZ_CHECK(c == NULL && rc < 0 && st.code == rc, "nxp_system_events_open: %d, status %d", rc, st.code);
-	}
-	nxp_system_events_close(c);
+	sink += fz_system_events_run(src, (o & 4) ? NXP_SYSFILE_AUTO : NXP_SYSFILE_TRACE_JSON, &opts);
 	nxp_source_close(src);
 	return 0;
 }
