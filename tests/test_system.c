@@ -68,6 +68,24 @@ static int read_all(nxp_system_events *c, row **rows, size_t *n)
 	return rc;
 }
 
+/* The first nxp_system_events_next() of `len` bytes of `doc` (served as `mode`,
+ * read as `kind` with options `o`, which may be NULL) fails with `code`; *st gets
+ * the handle's error (nxp_system_events_error). */
+static void expect_first_error(const void *doc, size_t len, int mode, int kind, const nxp_system_options *o,
+			       int code, nxp_status *st)
+{
+	nxp_source *s = make_src(doc, len, mode);
+	nxp_system_events *c;
+	ck_assert_int_eq(nxp_system_events_open(&c, s, kind, o, NULL), NXP_OK);
+	nxp_system_event e;
+	e.struct_size = sizeof(e);
+	ck_assert_int_eq(nxp_system_events_next(c, &e), code);
+	nxp_status_init(st);
+	nxp_system_events_error(c, st);
+	nxp_system_events_close(c);
+	nxp_source_close(s);
+}
+
 static const row *find(const row *rows, size_t n, const char *name, const char *phase)
 {
 	for (size_t i = 0; i < n; i++)
@@ -404,19 +422,10 @@ START_TEST(test_trace_json_malformed)
 	}
 	/* Syntax error inside an event: offset of the fault within the file. */
 	static const char bad[] = "{\"traceEvents\":[{\"ph\":\"X\" \"name\":1}]}";
-	nxp_source *s = make_src(bad, sizeof(bad) - 1, SRC_MEMORY);
-	nxp_system_events *c;
-	ck_assert_int_eq(nxp_system_events_open(&c, s, NXP_SYSFILE_AUTO, NULL, NULL), NXP_OK);
-	nxp_system_event e;
-	e.struct_size = sizeof(e);
-	ck_assert_int_eq(nxp_system_events_next(c, &e), NXP_E_JSON);
 	nxp_status st;
-	nxp_status_init(&st);
-	nxp_system_events_error(c, &st);
+	expect_first_error(bad, sizeof(bad) - 1, SRC_MEMORY, NXP_SYSFILE_AUTO, NULL, NXP_E_JSON, &st);
 	ck_assert_int_ge(st.offset, 16); /* the event starts at 16; jansson points just past the fault */
 	ck_assert_int_le(st.offset, 34);
-	nxp_system_events_close(c);
-	nxp_source_close(s);
 }
 END_TEST
 
@@ -442,28 +451,13 @@ START_TEST(test_trace_json_limits)
 	nxp_system_options_init(&o);
 	o.max_json_event = 1u << 20;
 	for (int mode = 0; mode < SRC_MODES; mode++) {
-		nxp_source *s = make_src(deep, k, mode);
-		nxp_system_events *c;
-		ck_assert_int_eq(nxp_system_events_open(&c, s, NXP_SYSFILE_AUTO, &o, NULL), NXP_OK);
-		nxp_system_event e;
-		e.struct_size = sizeof(e);
-		ck_assert_int_eq(nxp_system_events_next(c, &e), NXP_E_LIMIT);
 		nxp_status st;
-		nxp_status_init(&st);
-		nxp_system_events_error(c, &st);
+		expect_first_error(deep, k, mode, NXP_SYSFILE_AUTO, &o, NXP_E_LIMIT, &st);
 		/* The event object (offset 16) is depth 1; the 64th '[' (offset 33 + 63) is depth 65. */
 		ck_assert_int_eq(st.offset, 33 + 63);
 		ck_assert_ptr_nonnull(strstr(st.message, "nesting"));
-		nxp_system_events_close(c);
-		nxp_source_close(s);
-
-		s = make_src(huge, h, mode);
-		ck_assert_int_eq(nxp_system_events_open(&c, s, NXP_SYSFILE_AUTO, &o, NULL), NXP_OK);
-		ck_assert_int_eq(nxp_system_events_next(c, &e), NXP_E_LIMIT);
-		nxp_system_events_error(c, &st);
+		expect_first_error(huge, h, mode, NXP_SYSFILE_AUTO, &o, NXP_E_LIMIT, &st);
 		ck_assert_int_eq(st.offset, 16);
-		nxp_system_events_close(c);
-		nxp_source_close(s);
 	}
 	free(deep);
 	free(huge);
@@ -742,18 +736,9 @@ START_TEST(test_ntrace_malformed)
 	nxp_system_options_init(&o);
 	o.max_message_size = 4;
 	uint8_t big[] = {0x0a, 0x06, 0x08, 0x01, 0x10, 0x02, 0x18, 0x03};
-	nxp_source *s = make_src(big, sizeof(big), SRC_MEMORY);
-	nxp_system_events *c;
-	ck_assert_int_eq(nxp_system_events_open(&c, s, NXP_SYSFILE_NTRACE, &o, NULL), NXP_OK);
-	nxp_system_event e;
-	e.struct_size = sizeof(e);
-	ck_assert_int_eq(nxp_system_events_next(c, &e), NXP_E_LIMIT);
 	nxp_status st;
-	nxp_status_init(&st);
-	nxp_system_events_error(c, &st);
+	expect_first_error(big, sizeof(big), SRC_MEMORY, NXP_SYSFILE_NTRACE, &o, NXP_E_LIMIT, &st);
 	ck_assert_int_eq(st.offset, 1);
-	nxp_system_events_close(c);
-	nxp_source_close(s);
 }
 END_TEST
 
@@ -1298,19 +1283,10 @@ START_TEST(test_trace_json_exact_times)
 	}
 	/* A base outside int64 is refused, naming its offset. */
 	static const char over[] = "{\"baseTimeNanoseconds\":9223372036854775808,\"traceEvents\":[]}";
-	nxp_source *s = make_src(over, sizeof(over) - 1, SRC_MEMORY);
-	nxp_system_events *c;
-	ck_assert_int_eq(nxp_system_events_open(&c, s, NXP_SYSFILE_TRACE_JSON, NULL, NULL), NXP_OK);
-	nxp_system_event e;
-	e.struct_size = sizeof(e);
-	ck_assert_int_eq(nxp_system_events_next(c, &e), NXP_E_RANGE);
 	nxp_status st;
-	nxp_status_init(&st);
-	nxp_system_events_error(c, &st);
+	expect_first_error(over, sizeof(over) - 1, SRC_MEMORY, NXP_SYSFILE_TRACE_JSON, NULL, NXP_E_RANGE, &st);
 	ck_assert_int_eq(st.offset, 23);
 	ck_assert_ptr_nonnull(strstr(st.message, "offset 23"));
-	nxp_system_events_close(c);
-	nxp_source_close(s);
 }
 END_TEST
 
