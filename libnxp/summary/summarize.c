@@ -43,6 +43,15 @@ typedef struct qslot {
 	int64_t lo, hi;
 } qslot;
 
+/* What the pass keeps of one NTFF DMA queue, filled at its first packet:
+ * its slot (found by its identity: hashing names per packet was most of a
+ * packet's cost) and the class and queue-bytes kind of its NEFF queue type. */
+typedef struct qmemo {
+	qslot *slot; /* NULL: not looked up yet, or the slot table grew since */
+	uint8_t typed; /* cls and kind set */
+	int8_t cls, kind;
+} qmemo;
+
 typedef struct tgroup {
 	int64_t pcore;
 	const char *type; /* profile-owned while the pass runs */
@@ -116,13 +125,7 @@ typedef struct pass {
 	int64_t xfer_count, xfer_time;
 	qslot *q;
 	size_t nq, capq;
-	qslot *qcache[256]; /* direct-mapped by (name pointer, indices): skips hashing the name */
-	/* Per string pointer: the class and queue-bytes kind of a queue_type, and
-	 * whether a memory name is "hbm" (the cursor's strings are interned). */
-	const char *qt_ptr;
-	int qt_cls, qt_kind;
-	const char *mem_ptr[2];
-	int mem_hbm[2];
+	qmemo *qmemo; /* per NTFF queue id */
 
 	/* other tables */
 	int64_t rows;
@@ -283,24 +286,38 @@ static void advance(pass *ps, int64_t start)
 
 /* ------------------------------------------------------------------------ */
 
-static int do_instruction(pass *ps, const nxp_instruction *in)
+/* What the pass uses of a good Instruction record: the fields the cursor's
+ * fill would compute from it (records.c), without the rest of
+ * nxp_instruction (strings, NEFF operands, the other FLOPs columns). */
+typedef struct irec {
+	int64_t start_ts, end_ts, evt_wait_time_ns;
+	int32_t engine;
+	const nxp_static_instr *si; /* NULL: the pc is not in the NEFF (NXP_INSTRUCTION_PC_UNKNOWN) */
+} irec;
+
+/* The fields of an instruction whose pc is not in the NEFF: all 0. */
+static const nxp_static_instr si_unknown;
+
+static int do_instruction(pass *ps, const irec *in)
 {
 	ps->rows++;
 	span_add(ps, in->start_ts, in->end_ts);
 	advance(ps, in->start_ts);
-	int e = in->engine_id;
+	int e = in->engine;
 	if (e < 0 || e >= NXP_ENGINE_COUNT)
 		return NXP_OK; /* the cursor only returns known engines; be defensive */
 
-	const nxp_static_instr *si = NULL;
-	if (!(in->flags & NXP_INSTRUCTION_PC_UNKNOWN) && in->pcore_idx >= 0 && in->pc >= 0)
-		si = nxp_neff_static_instr(ps->neff, (size_t)in->pcore_idx, e, (uint64_t)in->pc);
+	const nxp_static_instr *si = in->si, *x = si ? si : &si_unknown;
+	const int64_t duration_ns = in->end_ts - in->start_ts;
+	/* A transpose reports its FLOPs only in flops_transpose (ntff.h). */
+	const int64_t raw_flops = x->is_transpose ? 0 : x->raw_flops;
+	const int64_t flops_transpose = x->is_transpose ? x->raw_flops : 0;
 
 	ps->eng_count[e]++;
-	sadd(&ps->eng_time[e], in->duration_ns);
-	ps->negative |= (in->duration_ns | in->raw_flops | in->flops_transpose | in->hbm_read_bytes | in->hbm_write_bytes |
-			 in->sbuf_read_bytes | in->sbuf_write_bytes | in->psum_read_bytes | in->psum_write_bytes |
-			 in->spill_save_bytes | in->spill_reload_bytes) < 0;
+	sadd(&ps->eng_time[e], duration_ns);
+	ps->negative |= (duration_ns | raw_flops | flops_transpose | x->hbm_read_bytes | x->hbm_write_bytes |
+			 x->sbuf_read_bytes | x->sbuf_write_bytes | x->psum_read_bytes | x->psum_write_bytes |
+			 x->spill_save_bytes | x->spill_reload_bytes) < 0;
 	if (!si || !si->is_setup) {
 		int64_t xlo = in->start_ts, xhi = in->end_ts;
 		if (clip(ps, &xlo, &xhi)) {
@@ -315,45 +332,44 @@ static int do_instruction(pass *ps, const nxp_instruction *in)
 		sadd(&ps->matmul_count, si->is_matmul);
 		if (si->is_activate) {
 			ps->activate_count++;
-			sadd(&ps->activate_time, in->duration_ns);
+			sadd(&ps->activate_time, duration_ns);
 		}
 		m = ps->mult[si->mm_dtype];
 		ps->negative |= m < 0.0; /* a caller's hardware description with a negative multiplier */
 	}
-	/* A transpose reports its FLOPs only in flops_transpose (ntff.h). */
-	sadd(&ps->hw_flops, in->raw_flops + in->flops_transpose);
-	sadd(&ps->tr_flops, in->flops_transpose);
-	sadd(&ps->adj_hw_flops, (int64_t)((double)(in->raw_flops + in->flops_transpose) * m + 0.5));
-	sadd(&ps->adj_tr_flops, (int64_t)((double)in->flops_transpose * m + 0.5));
-	if (in->opcode_num < NXP_SUMMARY_OPCODES && ps->dma_op[in->opcode_num]) {
-		sadd(&ps->dma_instr_hbm_read, in->hbm_read_bytes);
-		sadd(&ps->dma_instr_hbm_write, in->hbm_write_bytes);
+	sadd(&ps->hw_flops, raw_flops + flops_transpose);
+	sadd(&ps->tr_flops, flops_transpose);
+	sadd(&ps->adj_hw_flops, (int64_t)((double)(raw_flops + flops_transpose) * m + 0.5));
+	sadd(&ps->adj_tr_flops, (int64_t)((double)flops_transpose * m + 0.5));
+	if (x->opcode_num < NXP_SUMMARY_OPCODES && ps->dma_op[x->opcode_num]) {
+		sadd(&ps->dma_instr_hbm_read, x->hbm_read_bytes);
+		sadd(&ps->dma_instr_hbm_write, x->hbm_write_bytes);
 	} else {
-		sadd(&ps->hbm_read, in->hbm_read_bytes);
-		sadd(&ps->hbm_write, in->hbm_write_bytes);
+		sadd(&ps->hbm_read, x->hbm_read_bytes);
+		sadd(&ps->hbm_write, x->hbm_write_bytes);
 	}
-	sadd(&ps->sbuf_read, in->sbuf_read_bytes);
-	sadd(&ps->sbuf_write, in->sbuf_write_bytes);
-	sadd(&ps->psum_read, in->psum_read_bytes);
-	sadd(&ps->psum_write, in->psum_write_bytes);
-	sadd(&ps->spill_save, in->spill_save_bytes);
-	sadd(&ps->spill_reload, in->spill_reload_bytes);
-	if (in->psum_read_sbuf_write_bytes > 0) {
+	sadd(&ps->sbuf_read, x->sbuf_read_bytes);
+	sadd(&ps->sbuf_write, x->sbuf_write_bytes);
+	sadd(&ps->psum_read, x->psum_read_bytes);
+	sadd(&ps->psum_write, x->psum_write_bytes);
+	sadd(&ps->spill_save, x->spill_save_bytes);
+	sadd(&ps->spill_reload, x->spill_reload_bytes);
+	if (x->psum_read_sbuf_write_bytes > 0) {
 		ps->prsw_count++;
-		sadd(&ps->prsw_bytes, in->psum_read_sbuf_write_bytes);
+		sadd(&ps->prsw_bytes, x->psum_read_sbuf_write_bytes);
 	}
 
 	int32_t op = -1;
-	if (in->flags & NXP_INSTRUCTION_PC_UNKNOWN)
+	if (!si)
 		op = OP_UNKNOWN_PC;
-	else if (in->opcode_num < NXP_SUMMARY_OPCODES)
-		op = (int32_t)in->opcode_num;
+	else if (si->opcode_num < NXP_SUMMARY_OPCODES)
+		op = (int32_t)si->opcode_num;
 	if (op >= 0) {
 		opacc *a = &ps->ops[e * OP_SLOTS + op];
 		a->count++;
-		sadd(&a->time_ns, in->duration_ns);
+		sadd(&a->time_ns, duration_ns);
 		if (!a->name)
-			a->name = in->opcode;
+			a->name = si ? si->opcode : "unknown";
 	}
 
 	/* Busy interval: semaphore wait excluded. */
@@ -413,21 +429,24 @@ static int grow_queues(pass *ps)
 	free(ps->q);
 	ps->q = nq;
 	ps->capq = cap;
-	memset(ps->qcache, 0, sizeof(ps->qcache));
+	for (size_t i = 0; i < ps->p->nqueues; i++)
+		ps->qmemo[i].slot = NULL;
 	return NXP_OK;
 }
 
-static int find_queue(pass *ps, const nxp_dma_packet *d, qslot **out)
+/* The slot of the DMA queue instance (pcore, engine_idx, queue_idx, name)
+ * that NTFF queue `qid` is: two NTFF queues with the same identity share one,
+ * as their packets did when the pass read nxp_dma_packet records. */
+static int find_queue(pass *ps, uint32_t qid, qslot **out)
 {
-	const char *name = d->queue_name ? d->queue_name : "";
-	size_t ci = (((uintptr_t)name >> 3) ^ (uintptr_t)d->queue_idx * 31u ^ (uintptr_t)d->engine_idx * 131u ^
-		     (uintptr_t)d->pcore_idx * 1031u) & 255u;
-	qslot *l = ps->qcache[ci];
-	if (l && l->name == name && l->pcore == d->pcore_idx && l->engine_idx == d->engine_idx &&
-	    l->queue_idx == d->queue_idx) {
-		*out = l;
+	qmemo *mq = &ps->qmemo[qid];
+	if (mq->slot) {
+		*out = mq->slot;
 		return NXP_OK;
 	}
+	const ntff_queue *q = &ps->p->queues[qid];
+	const char *name = q->name ? q->name : "";
+	const int64_t pcore = q->pcore, engine_idx = q->engine_idx, queue_idx = q->queue_idx;
 	if ((ps->nq + 1) * 2 > ps->capq) {
 		if (ps->nq >= QUEUES_MAX)
 			return nxp__error_set(ps->st, NXP_E_LIMIT, -1, "more than %d distinct DMA queues", QUEUES_MAX);
@@ -435,28 +454,28 @@ static int find_queue(pass *ps, const nxp_dma_packet *d, qslot **out)
 		if (rc)
 			return rc;
 	}
-	uint64_t h = hash_queue(d->pcore_idx, d->engine_idx, d->queue_idx, name);
+	uint64_t h = hash_queue(pcore, engine_idx, queue_idx, name);
 	size_t j = h & (ps->capq - 1);
 	while (ps->q[j].used) {
-		qslot *q = &ps->q[j];
-		if (q->hash == h && q->pcore == d->pcore_idx && q->engine_idx == d->engine_idx &&
-		    q->queue_idx == d->queue_idx && (q->name == name || !strcmp(q->name, name))) {
-			q->name = name;
-			*out = ps->qcache[ci] = q;
+		qslot *x = &ps->q[j];
+		if (x->hash == h && x->pcore == pcore && x->engine_idx == engine_idx && x->queue_idx == queue_idx &&
+		    (x->name == name || !strcmp(x->name, name))) {
+			x->name = name;
+			*out = mq->slot = x;
 			return NXP_OK;
 		}
 		j = (j + 1) & (ps->capq - 1);
 	}
-	qslot *q = &ps->q[j];
-	q->used = 1;
-	q->pcore = d->pcore_idx;
-	q->engine_idx = d->engine_idx;
-	q->queue_idx = d->queue_idx;
-	q->name = name;
-	q->hash = h;
-	q->agg = INT64_MIN;
+	qslot *x = &ps->q[j];
+	x->used = 1;
+	x->pcore = pcore;
+	x->engine_idx = engine_idx;
+	x->queue_idx = queue_idx;
+	x->name = name;
+	x->hash = h;
+	x->agg = INT64_MIN;
 	ps->nq++;
-	*out = ps->qcache[ci] = q;
+	*out = mq->slot = x;
 	return NXP_OK;
 }
 
@@ -465,16 +484,29 @@ static int qtype_is(const char *t, const char *want)
 	return t && t[0] == want[0] && !strcmp(t, want);
 }
 
-static int is_hbm(pass *ps, int k, const char *mem)
+/* The class and queue-bytes kind of a queue's NEFF queue type (its packets
+ * without a dynamic flag have that queue_type, records.c). */
+static void queue_type_of(qmemo *mq, const ntff_queue *q)
 {
-	if (mem != ps->mem_ptr[k] || !mem) {
-		ps->mem_ptr[k] = mem;
-		ps->mem_hbm[k] = qtype_is(mem, "hbm");
-	}
-	return ps->mem_hbm[k];
+	const char *t = q->neff_queue && q->neff_queue->type ? q->neff_queue->type : "unknown";
+	mq->cls = (int8_t)(qtype_is(t, "software_dynamic")   ? CLS_SW
+			   : qtype_is(t, "hardware_dynamic") ? CLS_HW
+							     : CLS_STATIC);
+	mq->kind = (int8_t)(qtype_is(t, "input") ? 1 : qtype_is(t, "output") ? 2 : qtype_is(t, "data") ? 3 : 0);
+	mq->typed = 1;
 }
 
-static int do_dma(pass *ps, const nxp_dma_packet *d)
+/* What the pass uses of a good DmaPacket record (as the cursor's fill
+ * computes it, records.c). */
+typedef struct drec {
+	int64_t start_ts, end_ts;
+	int64_t read_bytes, write_bytes, packet_aggregation_id;
+	unsigned flags; /* the NXP_DMA_*_DYNAMIC flags (the queue_type when set) */
+	int source_hbm, dest_hbm;
+	uint32_t qid;   /* its NTFF queue */
+} drec;
+
+static int do_dma(pass *ps, const drec *d)
 {
 	ps->rows++;
 	span_add(ps, d->start_ts, d->end_ts);
@@ -486,30 +518,33 @@ static int do_dma(pass *ps, const nxp_dma_packet *d)
 	if (busy && hi > ps->exec_hi)
 		ps->exec_hi = hi;
 
-	if (d->queue_type != ps->qt_ptr || !ps->qt_ptr) {
-		const char *t = d->queue_type;
-		ps->qt_ptr = t;
-		ps->qt_cls = qtype_is(t, "software_dynamic")	 ? CLS_SW
-			     : qtype_is(t, "hardware_dynamic") ? CLS_HW
-							       : CLS_STATIC;
-		ps->qt_kind = qtype_is(t, "input") ? 1 : qtype_is(t, "output") ? 2 : qtype_is(t, "data") ? 3 : 0;
+	/* The packet's queue_type: the dynamic flags', else its NEFF queue's. */
+	int cls = d->flags & NXP_DMA_HARDWARE_DYNAMIC ? CLS_HW : d->flags & NXP_DMA_SOFTWARE_DYNAMIC ? CLS_SW : -1;
+	int kind = 0;
+	if (cls < 0) {
+		qmemo *mq = &ps->qmemo[d->qid];
+		if (!mq->typed)
+			queue_type_of(mq, &ps->p->queues[d->qid]);
+		cls = mq->cls;
+		kind = mq->kind;
 	}
-	const int cls = ps->qt_cls;
-	ps->negative |= (d->duration_ns | d->transfer_bytes | d->read_bytes | d->write_bytes) < 0;
+	const int64_t duration_ns = d->end_ts - d->start_ts;
+	const int64_t transfer_bytes = d->read_bytes > d->write_bytes ? d->read_bytes : d->write_bytes;
+	ps->negative |= (duration_ns | transfer_bytes | d->read_bytes | d->write_bytes) < 0;
 	ps->pk_count++;
-	sadd(&ps->pk_time, d->duration_ns);
-	sadd(&ps->pk_bytes, d->transfer_bytes);
+	sadd(&ps->pk_time, duration_ns);
+	sadd(&ps->pk_bytes, transfer_bytes);
 	ps->cls_count[cls]++;
-	sadd(&ps->cls_bytes[cls], d->transfer_bytes);
-	if (ps->qt_kind == 1)
-		sadd(&ps->in_q, d->transfer_bytes);
-	else if (ps->qt_kind == 2)
-		sadd(&ps->out_q, d->transfer_bytes);
-	else if (ps->qt_kind == 3)
-		sadd(&ps->w_q, d->transfer_bytes);
-	if (is_hbm(ps, 0, d->source))
+	sadd(&ps->cls_bytes[cls], transfer_bytes);
+	if (kind == 1)
+		sadd(&ps->in_q, transfer_bytes);
+	else if (kind == 2)
+		sadd(&ps->out_q, transfer_bytes);
+	else if (kind == 3)
+		sadd(&ps->w_q, transfer_bytes);
+	if (d->source_hbm)
 		sadd(&ps->hbm_read, d->read_bytes);
-	if (is_hbm(ps, 1, d->dest))
+	if (d->dest_hbm)
 		sadd(&ps->hbm_write, d->write_bytes);
 
 	if (busy && ps->spans) {
@@ -526,7 +561,7 @@ static int do_dma(pass *ps, const nxp_dma_packet *d)
 
 	/* Aggregated transfers: a transfer's packets are contiguous in its queue. */
 	qslot *q = NULL;
-	int rc = find_queue(ps, d, &q);
+	int rc = find_queue(ps, d->qid, &q);
 	if (rc)
 		return rc;
 	if (q->agg != d->packet_aggregation_id) {
@@ -584,51 +619,160 @@ static int do_throttle(pass *ps, const nxp_throttle *t)
 	return NXP_OK;
 }
 
-/* ------------------------------------------------------------------------ */
+/* ---- reading -----------------------------------------------------------------
+ * The pass reads each table through the NTFF module's internal iteration
+ * (ntff_iter, ntff_priv.h) as the table's cursor does — the same queues,
+ * window, time order, record checks, bad-record counts and errors — but
+ * decodes only the fields it sums: filling the public records (strings, the
+ * NEFF join of every column) cost more than the summing. */
 
-static int cursor_fail(pass *ps, nxp_cursor *c, int rc)
+/* ticks -> ns as the records' fills convert them */
+static inline int64_t tick_ns(const nxp_profile *p, uint64_t tick)
 {
-	nxp_status tmp;
-	nxp_status_init(&tmp);
-	if (c && nxp_cursor_error(c, &tmp) < 0)
-		nxp_status_copy(ps->st, &tmp);
+	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
+	return (int64_t)(tpn == 1 ? tick : tick / tpn);
+}
+
+/* ns -> ticks as nxp_cursor_open converts a window bound. */
+static uint64_t tick_of(const nxp_profile *p, int64_t ns)
+{
+	if (ns <= 0)
+		return 0;
+	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
+	if ((uint64_t)ns > ((uint64_t)INT64_MAX + 1) / tpn)
+		return (uint64_t)INT64_MAX + 1; /* beyond every valid key */
+	return (uint64_t)ns * tpn;
+}
+
+/* The cursor options and the window in ticks that select the region. */
+static void region_selection(const nxp_profile *p, const region *rg, nxp_cursor_options *o, uint64_t *from,
+			     uint64_t *to)
+{
+	nxp_cursor_options_init(o);
+	o->start_ts = rg->lo;
+	o->end_ts = rg->hi;
+	o->pcore_idx = rg->pcore;
+	*from = rg->lo == INT64_MIN ? 0 : tick_of(p, rg->lo);
+	*to = rg->hi == INT64_MAX ? UINT64_MAX : tick_of(p, rg->hi);
+}
+
+/* Open `table`'s iteration over the region, positioned at its start, as
+ * nxp_cursor_open does (the status filled on failure). */
+static int open_iter(pass *ps, int table, ntff_iter *it)
+{
+	nxp_cursor_options o;
+	uint64_t from, to;
+	region_selection(ps->p, &ps->rg, &o, &from, &to);
+	int rc = ntff_iter_open(it, ps->p, ntff_table_get(table), &o, from, to);
+	if (rc)
+		return nxp__error_set(ps->st, rc, -1, "out of memory");
+	if ((rc = ntff_iter_seek(it, from)) < 0) {
+		nxp_status_copy(ps->st, &it->s.err);
+		ntff_iter_close(it);
+		return rc;
+	}
+	return NXP_OK;
+}
+
+/* A read error into the pass's status, as a cursor's error was reported. */
+static int iter_fail(pass *ps, const ntff_iter *it, int rc)
+{
+	if (it->s.err.code < 0)
+		nxp_status_copy(ps->st, &it->s.err);
 	else
 		nxp__error_set(ps->st, rc, -1, "summary: cursor failed: %s", nxp_strerror(rc));
 	return rc;
 }
 
-static int open_cursor(pass *ps, int table, nxp_cursor **out)
+/* The next good Instruction record into *r, as nxp_cursor_next_instruction
+ * steps: bad records counted and stepped over, the good one stepped past
+ * once decoded (an error doing so is kept in it->s for the next call).
+ * NXP_OK, NXP_END or a negative error. */
+static int next_instr(ntff_iter *it, irec *r)
 {
-	nxp_cursor_options o;
-	nxp_cursor_options_init(&o);
-	o.start_ts = ps->rg.lo;
-	o.end_ts = ps->rg.hi;
-	o.pcore_idx = ps->rg.pcore;
-	return nxp_cursor_open(out, ps->p, table, &o, ps->st);
+	ntff_scan *s = &it->s;
+	if (s->failed)
+		return s->err.code;
+	ntff_qreader *qr;
+	while ((qr = ntff_iter_peek(it))) {
+		nxp_ntff_instruction_note n;
+		ntff_decode_instruction(qr->rec, &n);
+		const int good = ntff_instruction_ok(&n);
+		if (good) {
+			const ntff_queue *q = qr->q;
+			r->start_ts = tick_ns(s->p, n.start_tick);
+			r->end_ts = tick_ns(s->p, n.end_tick);
+			r->evt_wait_time_ns = tick_ns(s->p, n.wait_ticks);
+			r->engine = q->engine;
+			r->si = n.pc < q->nsi ? &q->si[n.pc] : NULL;
+			s->stats.unknown_pcs += !r->si;
+		} else {
+			ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
+		}
+		int rc = ntff_iter_step(it);
+		if (good)
+			return NXP_OK;
+		if (rc < 0)
+			return rc;
+	}
+	return NXP_END;
 }
 
-/* The instruction and DMA cursors merged by start time. */
+/* The next good DmaPacket record into *r (as next_instr). */
+static int next_dma(ntff_iter *it, drec *r)
+{
+	ntff_scan *s = &it->s;
+	if (s->failed)
+		return s->err.code;
+	ntff_qreader *qr;
+	while ((qr = ntff_iter_peek(it))) {
+		nxp_ntff_dma_note n;
+		ntff_decode_dma(qr->rec, &n);
+		const int good = ntff_dma_ok(s->p, &n);
+		if (good) {
+			r->start_ts = tick_ns(s->p, n.start_tick);
+			r->end_ts = tick_ns(s->p, n.end_tick);
+			r->read_bytes = n.read_bytes;
+			r->write_bytes = n.write_bytes;
+			r->packet_aggregation_id = n.packet_aggregation_id;
+			r->flags = n.flags & (NXP_DMA_HARDWARE_DYNAMIC | NXP_DMA_SOFTWARE_DYNAMIC);
+			r->source_hbm = n.source == NXP_MEMORY_HBM;
+			r->dest_hbm = n.dest == NXP_MEMORY_HBM;
+			r->qid = qr->qid;
+		} else {
+			ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
+		}
+		int rc = ntff_iter_step(it);
+		if (good)
+			return NXP_OK;
+		if (rc < 0)
+			return rc;
+	}
+	return NXP_END;
+}
+
+/* The Instruction and DmaPacket records merged by start time. */
 static int main_loop(pass *ps)
 {
-	nxp_cursor *ci = NULL, *cd = NULL;
-	int rc = open_cursor(ps, NXP_TABLE_INSTRUCTION, &ci);
-	if (!rc)
-		rc = open_cursor(ps, NXP_TABLE_DMA_PACKET, &cd);
+	ntff_iter ii, id;
+	int rc = open_iter(ps, NXP_TABLE_INSTRUCTION, &ii);
 	if (rc)
-		goto out;
-	nxp_instruction in;
-	nxp_dma_packet dp;
-	in.struct_size = sizeof(in);
-	dp.struct_size = sizeof(dp);
-	int hi = nxp_cursor_next_instruction(ci, &in);
-	int hd = nxp_cursor_next_dma_packet(cd, &dp);
+		return rc;
+	if ((rc = open_iter(ps, NXP_TABLE_DMA_PACKET, &id)) != NXP_OK) {
+		ntff_iter_close(&ii);
+		return rc;
+	}
+	irec in;
+	drec dp;
+	int hi = next_instr(&ii, &in);
+	int hd = next_dma(&id, &dp);
 	for (;;) {
 		if (hi < 0) {
-			rc = cursor_fail(ps, ci, hi);
+			rc = iter_fail(ps, &ii, hi);
 			goto out;
 		}
 		if (hd < 0) {
-			rc = cursor_fail(ps, cd, hd);
+			rc = iter_fail(ps, &id, hd);
 			goto out;
 		}
 		if (hi == NXP_END && hd == NXP_END)
@@ -637,20 +781,64 @@ static int main_loop(pass *ps)
 			rc = do_instruction(ps, &in);
 			if (rc)
 				goto out;
-			hi = nxp_cursor_next_instruction(ci, &in);
+			hi = next_instr(&ii, &in);
 		} else {
 			rc = do_dma(ps, &dp);
 			if (rc)
 				goto out;
-			hd = nxp_cursor_next_dma_packet(cd, &dp);
+			hd = next_dma(&id, &dp);
 		}
 	}
 	release(ps, INT64_MAX);
 	rc = NXP_OK;
 out:
-	nxp_cursor_close(ci);
-	nxp_cursor_close(cd);
+	ntff_iter_close(&ii);
+	ntff_iter_close(&id);
 	return rc;
+}
+
+/* One good record of a side table: rows, the span, throttle groups. */
+static int side_record(pass *ps, int table, const ntff_queue *q, const uint8_t *rec)
+{
+	const uint64_t tpn = (uint64_t)ps->p->hdr.ticks_per_nanosec;
+	switch (table) {
+	case NXP_TABLE_SEMAPHORE_UPDATE: {
+		nxp_ntff_semaphore_note n;
+		ntff_decode_semaphore(rec, &n);
+		const int64_t ts = (int64_t)(n.tick / tpn);
+		ps->rows++;
+		span_add(ps, ts, ts);
+		return NXP_OK;
+	}
+	case NXP_TABLE_THROTTLE: {
+		nxp_ntff_throttle_note n;
+		ntff_decode_throttle(rec, &n);
+		nxp_throttle t;
+		t.timestamp = (int64_t)(n.tick / tpn);
+		t.duration = (int64_t)(n.duration_ticks / tpn);
+		t.k = n.k;
+		t.n = n.n;
+		t.type = n.type ? ntff_str(ps->p, n.type) : "unknown";
+		t.pcore_idx = q->pcore;
+		return do_throttle(ps, &t);
+	}
+	case NXP_TABLE_ERROR: {
+		nxp_ntff_error_note n;
+		ntff_decode_error(rec, &n);
+		const int64_t ts = (int64_t)(n.tick / tpn);
+		ps->rows++;
+		span_add(ps, ts, ts);
+		return NXP_OK;
+	}
+	default: {
+		nxp_ntff_execution_note n;
+		ntff_decode_execution(rec, &n);
+		ps->rows++;
+		ps->executions++;
+		span_add(ps, (int64_t)(n.start_tick / tpn), (int64_t)(n.end_tick / tpn));
+		return NXP_OK;
+	}
+	}
 }
 
 /* Semaphore, throttle, error and execution tables: rows and the span. */
@@ -659,63 +847,32 @@ static int side_tables(pass *ps)
 	static const int tables[] = {NXP_TABLE_SEMAPHORE_UPDATE, NXP_TABLE_THROTTLE, NXP_TABLE_ERROR,
 				     NXP_TABLE_EXECUTION};
 	for (size_t k = 0; k < sizeof(tables) / sizeof(tables[0]); k++) {
-		nxp_cursor *c = NULL;
-		int rc = open_cursor(ps, tables[k], &c);
+		ntff_iter it;
+		int rc = open_iter(ps, tables[k], &it);
 		if (rc)
 			return rc;
-		int own = 0; /* the failure is the pass's (status already filled), not the cursor's */
-		for (;;) {
-			union {
-				nxp_semaphore_update s;
-				nxp_throttle t;
-				nxp_error_record e;
-				nxp_execution x;
-			} r;
-			switch (tables[k]) {
-			case NXP_TABLE_SEMAPHORE_UPDATE:
-				r.s.struct_size = sizeof(r.s);
-				rc = nxp_cursor_next_semaphore_update(c, &r.s);
-				if (rc == NXP_OK) {
-					ps->rows++;
-					span_add(ps, r.s.timestamp, r.s.timestamp);
-				}
-				break;
-			case NXP_TABLE_THROTTLE:
-				r.t.struct_size = sizeof(r.t);
-				rc = nxp_cursor_next_throttle(c, &r.t);
-				if (rc == NXP_OK) {
-					rc = do_throttle(ps, &r.t);
-					own = rc < 0;
-				}
-				break;
-			case NXP_TABLE_ERROR:
-				r.e.struct_size = sizeof(r.e);
-				rc = nxp_cursor_next_error(c, &r.e);
-				if (rc == NXP_OK) {
-					ps->rows++;
-					span_add(ps, r.e.timestamp, r.e.timestamp);
-				}
-				break;
-			default:
-				r.x.struct_size = sizeof(r.x);
-				rc = nxp_cursor_next_execution(c, &r.x);
-				if (rc == NXP_OK) {
-					ps->rows++;
-					ps->executions++;
-					span_add(ps, r.x.execution_start_ts, r.x.execution_end_ts);
-				}
-				break;
+		ntff_scan *s = &it.s;
+		ntff_qreader *qr;
+		/* the cursor's next: bad records counted and stepped over; an
+		 * error moving past a good one is reported by the next call */
+		while (!(rc = s->failed ? s->err.code : 0) && (qr = ntff_iter_peek(&it))) {
+			if (!it.t->check(s->p, qr->rec)) {
+				ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
+				if ((rc = ntff_iter_step(&it)) < 0)
+					break;
+				continue;
 			}
-			if (rc != NXP_OK)
-				break;
+			if ((rc = side_record(ps, tables[k], qr->q, qr->rec)) != NXP_OK) {
+				ntff_iter_close(&it);
+				return rc; /* the pass's own failure, status filled */
+			}
+			(void)ntff_iter_step(&it);
 		}
-		if (rc < 0) {
-			if (!own)
-				cursor_fail(ps, c, rc);
-			nxp_cursor_close(c);
+		if (rc < 0)
+			iter_fail(ps, &it, rc);
+		ntff_iter_close(&it);
+		if (rc < 0)
 			return rc;
-		}
-		nxp_cursor_close(c);
 	}
 	return NXP_OK;
 }
@@ -952,6 +1109,19 @@ static int fill(pass *ps, nxp_summary *s, const nxp_metadata *md, const nxp_hard
 	return nxp_summary_derive(s, hw);
 }
 
+static void pass_free(pass *ps)
+{
+	nxp_reorder_free(&ps->reorder);
+	free(ps->q);
+	free(ps->tg);
+	free(ps->ops);
+	free(ps->qmemo);
+	ps->qmemo = NULL;
+	ps->q = NULL;
+	ps->tg = NULL;
+	ps->ops = NULL;
+}
+
 /* A pass's state before the first record. */
 static int pass_init(pass *ps, nxp_profile *p, const region *rg, const nxp_metadata *md, const nxp_hardware *hwp,
 		     nxp_status *st)
@@ -959,8 +1129,11 @@ static int pass_init(pass *ps, nxp_profile *p, const region *rg, const nxp_metad
 	memset(ps, 0, sizeof(*ps));
 	ps->rg = *rg;
 	ps->ops = calloc((size_t)NXP_ENGINE_COUNT * OP_SLOTS, sizeof(*ps->ops));
-	if (!ps->ops)
+	ps->qmemo = calloc(p->nqueues ? p->nqueues : 1, sizeof(*ps->qmemo));
+	if (!ps->ops || !ps->qmemo) {
+		pass_free(ps);
 		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
+	}
 	ps->p = p;
 	ps->neff = nxp_profile_neff(p);
 	ps->st = st;
@@ -983,17 +1156,6 @@ static int pass_init(pass *ps, nxp_profile *p, const region *rg, const nxp_metad
 		ps->dma_op[o] = name && strstr(name, "DMA") != NULL;
 	}
 	return NXP_OK;
-}
-
-static void pass_free(pass *ps)
-{
-	nxp_reorder_free(&ps->reorder);
-	free(ps->q);
-	free(ps->tg);
-	free(ps->ops);
-	ps->q = NULL;
-	ps->tg = NULL;
-	ps->ops = NULL;
 }
 
 /* ---- the parallel pass ---------------------------------------------------
@@ -1073,8 +1235,8 @@ static double thread_cpu(void)
 static int group_loop(pass *ps, const qgroup *g, int dma)
 {
 	union {
-		nxp_instruction in;
-		nxp_dma_packet dp;
+		irec in;
+		drec dp;
 	} r;
 	ntff_iter it;
 	memset(&it, 0, sizeof(it));
@@ -1089,7 +1251,7 @@ static int group_loop(pass *ps, const qgroup *g, int dma)
 		rc = NXP_OK;
 	}
 	int nr;
-	while (!ps->unordered && (nr = g->t->next(&it, &r)) == NXP_OK) {
+	while (!ps->unordered && (nr = dma ? next_dma(&it, &r.dp) : next_instr(&it, &r.in)) == NXP_OK) {
 		const int64_t start = dma ? r.dp.start_ts : r.in.start_ts;
 		if (start < ps->last_start)
 			ps->unordered = 1;
@@ -1182,10 +1344,8 @@ static int groups_init(qgroup *g, uint8_t *member, nxp_profile *p, int table, co
 	const ntff_table *t = ntff_table_get(table);
 	const int by_engine = table == NXP_TABLE_INSTRUCTION;
 	nxp_cursor_options o;
-	nxp_cursor_options_init(&o);
-	o.start_ts = rg->lo;
-	o.end_ts = rg->hi;
-	o.pcore_idx = rg->pcore;
+	uint64_t from, to;
+	region_selection(p, rg, &o, &from, &to);
 	const size_t nunits = by_engine ? NXP_ENGINE_COUNT : p->nqueues;
 	uint64_t *load = calloc(nunits ? nunits : 1, 2 * sizeof(*load));
 	if (!load)
@@ -1234,13 +1394,6 @@ static int groups_init(qgroup *g, uint8_t *member, nxp_profile *p, int table, co
 			if (ntff_table_selects(t, q, &o) && q->engine >= 0 && q->engine < NXP_ENGINE_COUNT)
 				member[i] = unit_group[q->engine];
 		}
-	/* The window in ticks, as nxp_cursor_open converts it. */
-	const uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec, beyond = (uint64_t)INT64_MAX + 1;
-	uint64_t from = 0, to = UINT64_MAX;
-	if (o.start_ts != INT64_MIN && o.start_ts > 0)
-		from = (uint64_t)o.start_ts > beyond / tpn ? beyond : (uint64_t)o.start_ts * tpn;
-	if (o.end_ts != INT64_MAX)
-		to = o.end_ts <= 0 ? 0 : (uint64_t)o.end_ts > beyond / tpn ? beyond : (uint64_t)o.end_ts * tpn;
 	for (unsigned j = 0; j < want; j++) {
 		g[j].p = p;
 		g[j].t = t;
