@@ -169,7 +169,13 @@ static int pull(ntff_scan *s, at_source *src)
 		int64_t lo, hi;
 		if (busy_of(s, src, qr, &lo, &hi)) {
 			nxp_span sp = {lo, hi, {0, 0}};
-			if (nxp_reorder_push(&src->reorder, &sp, &v) < 0)
+			/* Every buffered span starts after `limit` (the pops above
+			 * stopped there); a span starting at or before it — no wait,
+			 * every DMA packet — would be the next pop: it joins the run
+			 * now, without the trip through the buffer. */
+			if (lo <= limit)
+				src->has_pend = nxp_runs_add(&src->runs, lo, hi, &src->pend);
+			else if (nxp_reorder_push(&src->reorder, &sp, &v) < 0)
 				return ntff_scan_fail(s, NXP_E_NOMEM);
 		}
 		int rc = ntff_merge_advance_top(s, &src->m);
@@ -186,8 +192,8 @@ static at_source *earliest(active_time *at, ntff_scan *s, int *rc)
 	*rc = NXP_OK;
 	for (size_t i = 0; i < at->n; i++) {
 		at_source *src = &at->src[i];
-		if ((*rc = pull(s, src)) < 0)
-			return NULL;
+		if (!src->has_pend && !src->done && (*rc = pull(s, src)) < 0)
+			return NULL; /* (a source with a finished run, or done, has nothing to pull) */
 		if (src->has_pend && (!best || src->pend.lo < best->pend.lo))
 			best = src;
 	}
