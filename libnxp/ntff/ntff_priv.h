@@ -53,6 +53,10 @@ struct nxp_profile {
 	size_t nqueues;
 	ntff_sec *secs; /* all DATA sections, grouped by queue */
 	size_t nsecs;
+	/* Per section of secs: 1 once its CRC matched.  An export reads each
+	 * section once per table and again for the summary; the file does not
+	 * change under an open profile, so only the first read pays the CRC. */
+	_Atomic unsigned char *crc_ok;
 	int used_index;           /* 1 = footer + INDEX, 0 = linear walk */
 	nxp_metadata meta;
 	double flops_mult[256];   /* adjusted FLOPs multiplier per dtype for meta.arch */

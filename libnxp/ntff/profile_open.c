@@ -426,7 +426,8 @@ static int group_sections(nxp_profile *p, const entries *v, uint64_t data_end, n
 		n++;
 	}
 	p->secs = calloc(n ? n : 1, sizeof(*p->secs));
-	if (!p->secs)
+	p->crc_ok = calloc(n ? n : 1, sizeof(*p->crc_ok));
+	if (!p->secs || !p->crc_ok)
 		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	p->nsecs = n;
 	size_t at = 0;
@@ -698,6 +699,7 @@ void nxp_profile_close(nxp_profile *p)
 	free(p->strtab);
 	free(p->queues);
 	free(p->secs);
+	free((void *)p->crc_ok);
 	for (size_t i = 0; i < 256; i++)
 		free(p->sem_names[i]);
 	while (p->arena) {

@@ -10,6 +10,7 @@
 #include "status.h"
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -137,6 +138,20 @@ void ntff_scan_close(ntff_scan *s)
 	s->nqr = 0;
 }
 
+/* Whether the section's payload matches its CRC, computed on its first read
+ * only (p->crc_ok: cursors on other threads may set it too, with the same
+ * value).  A mismatch is not remembered: it is counted on every read. */
+static int crc_checked(const nxp_profile *p, const ntff_sec *sec, const uint8_t *payload, const ntff_section_header *h)
+{
+	_Atomic unsigned char *ok = &p->crc_ok[sec - p->secs];
+	if (atomic_load_explicit(ok, memory_order_relaxed))
+		return 1;
+	if (ntff_crc32(payload, (size_t)h->stored_length) != h->data_crc)
+		return 0;
+	atomic_store_explicit(ok, 1, memory_order_relaxed);
+	return 1;
+}
+
 /* Load section qr->sec of the queue: 0, NXP__SKIPPED (bad section, counted), or a
  * negative error (I/O, truncation, memory) that ends the scan. */
 static int load_section(ntff_scan *s, ntff_qreader *qr)
@@ -176,7 +191,7 @@ static int load_section(ntff_scan *s, ntff_qreader *qr)
 		return NXP__SKIPPED;
 	}
 	const uint8_t *payload = bytes + NTFF_SECTION_HEADER_SIZE;
-	if (!(p->flags & NXP_PROFILE_SKIP_CRC) && ntff_crc32(payload, (size_t)h.stored_length) != h.data_crc) {
+	if (!(p->flags & NXP_PROFILE_SKIP_CRC) && !crc_checked(p, sec, payload, &h)) {
 		ntff_scan_bad(s, 1, sec->offset);
 		return NXP__SKIPPED;
 	}
