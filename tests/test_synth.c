@@ -20,9 +20,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char cmd[1024];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	ck_assert_int_eq(system(cmd), 0);
+	tu_rmtree(tmp);
 	free(tmp);
 }
 

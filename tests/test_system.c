@@ -109,9 +109,7 @@ static void setup(void)
 }
 static void teardown(void)
 {
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	ck_assert_int_eq(system(cmd), 0);
+	tu_rmtree(tmpdir);
 	free(tmpdir);
 }
 

@@ -103,6 +103,16 @@ char *tu_tmpdir(void)
 	return tmpl;
 }
 
+void tu_rmtree(const char *dir)
+{
+	char *cmd;
+	if (asprintf(&cmd, "rm -rf '%s'", dir) < 0)
+		abort();
+	int rc = system(cmd);
+	ck_assert_msg(rc == 0, "%s: %d", cmd, rc);
+	free(cmd);
+}
+
 char *tu_path(const char *dir, const char *name)
 {
 	char *p;

@@ -19,6 +19,8 @@ void *tu_read_file(const char *path, size_t *len);
 int tu_write_file(const char *path, const void *data, size_t len);
 /* A fresh temporary directory (mkdtemp under $TMPDIR or /tmp); caller frees the string. */
 char *tu_tmpdir(void);
+/* Remove `dir` and everything below it (rm -rf); asserts it succeeded. */
+void tu_rmtree(const char *dir);
 /* path join into a static-per-call malloc'ed string (caller frees). */
 char *tu_path(const char *dir, const char *name);
 /* The optional ../shared corpus (NXP_SHARED_DIR, set by tests/meson.build only when
