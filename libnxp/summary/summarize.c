@@ -687,8 +687,8 @@ static int iter_fail(pass *ps, const ntff_iter *it, int rc)
 /* The next good Instruction record into *r, as nxp_cursor_next_instruction
  * steps: bad records counted and stepped over, the good one stepped past
  * once decoded (an error doing so is kept in it->s for the next call).
- * NXP_OK, NXP_END or a negative error. */
-static int next_instr(ntff_iter *it, irec *r)
+ * NXP_OK, NXP_END or a negative error.  (Inlined in the loops: per record.) */
+static inline __attribute__((always_inline)) int next_instr(ntff_iter *it, irec *r)
 {
 	ntff_scan *s = &it->s;
 	if (s->failed)
@@ -719,7 +719,7 @@ static int next_instr(ntff_iter *it, irec *r)
 }
 
 /* The next good DmaPacket record into *r (as next_instr). */
-static int next_dma(ntff_iter *it, drec *r)
+static inline __attribute__((always_inline)) int next_dma(ntff_iter *it, drec *r)
 {
 	ntff_scan *s = &it->s;
 	if (s->failed)
