@@ -368,32 +368,108 @@ int nxc_col_reserve(nxc_colbuf *c, int64_t n)
 	return 0;
 }
 
+/* ---- bitmaps (validity, bool values) ----
+ * Bits of the rows not appended yet are kept 0 in every byte below b->len,
+ * so a bulk append only ORs its bits in. */
+
+/* Bytes for `nbits` bits in b, the new ones zeroed.  NXP_E_NOMEM. */
+static int bits_room(nxc_buf *b, int64_t nbits)
+{
+	size_t need = (size_t)(nbits + 7) / 8;
+	if (need <= b->len)
+		return 0;
+	if (nxc_buf_reserve(b, need - b->len + 64))
+		return NXP_E_NOMEM;
+	memset(b->p + b->len, 0, need - b->len + 64);
+	b->len = need + 64;
+	return 0;
+}
+
+/* Eight flag bytes (0: clear, anything else: set) as eight bytes 0 or 1,
+ * the first flag in the lowest byte. */
+static inline uint64_t flags8(const uint8_t *v)
+{
+	uint64_t x;
+	memcpy(&x, v, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fULL;
+	return ((((x & lo7) + lo7) | x) >> 7) & 0x0101010101010101ULL; /* each byte: 1 if non-zero */
+}
+
+/* OR the flags v[0..n) (NULL: all set) into bitmap `bits` from bit `at`
+ * (bits from `at` on are 0); the count of clear flags. */
+static size_t pack_bits(uint8_t *bits, int64_t at, const uint8_t *v, size_t n)
+{
+	size_t i = 0, clear = 0;
+	for (; i < n && (at + (int64_t)i) % 8; i++) {
+		int64_t k = at + (int64_t)i;
+		int on = !v || v[i];
+		bits[k / 8] |= (uint8_t)(on << (k % 8));
+		clear += !on;
+	}
+	uint8_t *o = bits + (at + (int64_t)i) / 8;
+	for (; i + 8 <= n; i += 8) {
+		if (!v) {
+			*o++ = 0xff;
+			continue;
+		}
+		uint64_t x = flags8(v + i);
+		*o++ = (uint8_t)((x * 0x0102040810204080ULL) >> 56);
+		clear += 8 - (size_t)((x * 0x0101010101010101ULL) >> 56); /* the sum of the bytes */
+	}
+	for (uint8_t sh = 0; i < n; i++, sh++) {
+		int on = !v || v[i];
+		*o |= (uint8_t)(on << sh);
+		clear += !on;
+	}
+	return clear;
+}
+
+/* The validity bitmap made at the first null: rows [0, length) valid. */
+static int validity_start(nxc_colbuf *c)
+{
+	int64_t i = c->length;
+	size_t full = (size_t)(i / 8), bytes = full + 1;
+	size_t want = c->hint[2] > bytes + 64 ? c->hint[2] : bytes + 64;
+	if (pool_get(c->pool, &c->validity, want))
+		return NXP_E_NOMEM;
+	memset(c->validity.p, 0xff, full);
+	c->validity.p[full] = (uint8_t)((1u << (i % 8)) - 1);
+	c->validity.len = bytes;
+	return 0;
+}
+
 /* Record validity of row c->length (before it is counted). */
 static int set_valid(nxc_colbuf *c, int valid)
 {
-	int64_t i = c->length;
-	if (!valid && !c->validity.p) {
-		/* first null: every earlier row is valid */
-		size_t bytes = (size_t)(i / 8) + 1;
-		size_t want = c->hint[2] > bytes + 64 ? c->hint[2] : bytes + 64;
-		if (pool_get(c->pool, &c->validity, want))
-			return NXP_E_NOMEM;
-		memset(c->validity.p, 0xff, bytes);
-		c->validity.len = bytes;
-	}
+	if (!valid && !c->validity.p && validity_start(c))
+		return NXP_E_NOMEM;
 	if (!c->validity.p)
 		return 0;
-	size_t byte = (size_t)(i / 8);
-	if (byte >= c->validity.len) {
-		if (nxc_buf_reserve(&c->validity, byte + 1 - c->validity.len + 64))
-			return NXP_E_NOMEM;
-		memset(c->validity.p + c->validity.len, 0, byte + 1 - c->validity.len);
-		c->validity.len = byte + 1;
-	}
+	int64_t i = c->length;
+	if (bits_room(&c->validity, i + 1))
+		return NXP_E_NOMEM;
 	if (valid)
-		c->validity.p[byte] |= (uint8_t)(1u << (i % 8));
-	else
-		c->validity.p[byte] &= (uint8_t)~(1u << (i % 8));
+		c->validity.p[i / 8] |= (uint8_t)(1u << (i % 8));
+	return 0;
+}
+
+/* Validity of rows c->length .. + n (ok NULL: all valid; ok[i] == 0: row i
+ * null), before they are counted: null_count grows by the nulls.  No bitmap
+ * is made while there is no null. */
+static int put_validity(nxc_colbuf *c, const uint8_t *ok, size_t n)
+{
+	if (!c->validity.p) {
+		if (!ok || !memchr(ok, 0, n))
+			return 0;
+		if (validity_start(c))
+			return NXP_E_NOMEM;
+	}
+	if (bits_room(&c->validity, c->length + (int64_t)n))
+		return NXP_E_NOMEM;
+	c->null_count += (int64_t)pack_bits(c->validity.p, c->length, ok, n);
 	return 0;
 }
 
@@ -408,15 +484,10 @@ static int put_fixed(nxc_colbuf *c, const void *v, size_t n)
 
 static int put_bit(nxc_colbuf *c, int v)
 {
-	size_t byte = (size_t)(c->length / 8);
-	if (byte >= c->data.len) {
-		if (nxc_buf_reserve(&c->data, 64))
-			return NXP_E_NOMEM;
-		memset(c->data.p + c->data.len, 0, 64);
-		c->data.len += 64;
-	}
+	if (bits_room(&c->data, c->length + 1))
+		return NXP_E_NOMEM;
 	if (v)
-		c->data.p[byte] |= (uint8_t)(1u << (c->length % 8));
+		c->data.p[c->length / 8] |= (uint8_t)(1u << (c->length % 8));
 	return 0;
 }
 
@@ -538,18 +609,9 @@ int nxc_col_put_i64s(nxc_colbuf *c, const int64_t *v, const uint8_t *valid, size
 		return 0;
 	}
 	size_t es = c->type == NXC_I32 ? 4 : 8;
-	if (nxc_col_reserve(c, (int64_t)n))
+	if (nxc_col_reserve(c, (int64_t)n) || put_validity(c, valid, n))
 		return NXP_E_NOMEM;
-	if (valid || c->validity.p)
-		for (size_t i = 0; i < n; i++) {
-			int ok = !valid || valid[i];
-			if ((c->validity.p || !ok) && set_valid(c, ok))
-				return NXP_E_NOMEM;
-			c->null_count += !ok;
-			c->length++;
-		}
-	else
-		c->length += (int64_t)n;
+	c->length += (int64_t)n;
 	uint8_t *dst = c->data.p + c->data.len;
 	if (c->type == NXC_I64 && !valid) {
 		memcpy(dst, v, 8 * n);
@@ -604,55 +666,76 @@ int nxc_col_put_f64s(nxc_colbuf *c, const double *v, size_t n)
 
 int nxc_col_put_bools(nxc_colbuf *c, const uint8_t *v, size_t n)
 {
-	if (nxc_col_reserve(c, (int64_t)n))
+	if (c->type != NXC_BOOL) {
+		for (size_t i = 0; i < n; i++)
+			if (nxc_col_append_bool(c, v[i]))
+				return NXP_E_NOMEM;
+		return 0;
+	}
+	if (put_validity(c, NULL, n) || bits_room(&c->data, c->length + (int64_t)n))
 		return NXP_E_NOMEM;
-	for (size_t i = 0; i < n; i++)
-		if (nxc_col_append_bool(c, v[i]))
+	pack_bits(c->data.p, c->length, v, n);
+	c->length += (int64_t)n;
+	return 0;
+}
+
+/* Plain utf8: the characters of each valid row ("" for NULL), none for a
+ * null row. */
+static int put_utf8s(nxc_colbuf *c, const char *const *v, const uint8_t *valid, size_t n)
+{
+	if (nxc_col_reserve(c, (int64_t)n) || put_validity(c, valid, n))
+		return NXP_E_NOMEM;
+	uint8_t *off = c->offsets.p + c->offsets.len;
+	for (size_t i = 0; i < n; i++) {
+		const char *s = (valid && !valid[i]) || !v[i] ? "" : v[i];
+		size_t len = strlen(s);
+		if (len > (size_t)INT32_MAX - c->data.len || nxc_buf_reserve(&c->data, len))
 			return NXP_E_NOMEM;
+		memcpy(c->data.p + c->data.len, s, len);
+		c->data.len += len;
+		int32_t end = (int32_t)c->data.len;
+		memcpy(off + 4 * i, &end, 4);
+	}
+	c->offsets.len += 4 * n;
+	c->length += (int64_t)n;
 	return 0;
 }
 
 int nxc_col_put_strs(nxc_colbuf *c, const char *const *v, const uint8_t *valid, size_t n)
 {
-	if (c->type != NXC_DICT || !c->stable_strings) {
-		if (nxc_col_reserve(c, (int64_t)n))
-			return NXP_E_NOMEM;
-		for (size_t i = 0; i < n; i++)
-			if ((valid && !valid[i]) ? nxc_col_append_null(c) : nxc_col_append_str(c, v[i]))
-				return NXP_E_NOMEM;
-		return 0;
-	}
-	/* dictionary of profile strings: a small direct-mapped cache by address
-	 * in front of the dictionary (the few strings of a run: its queue's,
-	 * the memories, a variable) */
-	if (nxc_col_reserve(c, (int64_t)n))
+	if (c->type == NXC_UTF8)
+		return put_utf8s(c, v, valid, n);
+	if (c->type != NXC_DICT)
+		return NXP_E_INVAL;
+	if (nxc_col_reserve(c, (int64_t)n) || put_validity(c, valid, n))
 		return NXP_E_NOMEM;
+	/* a small direct-mapped cache by address in front of the dictionary (the
+	 * few strings of a run: its queue's, the memories, a variable); strings
+	 * that do not stay put go to the dictionary every time */
+	int stable = c->stable_strings;
 	int32_t *dst = (int32_t *)(void *)(c->data.p + c->data.len);
 	for (size_t i = 0; i < n; i++) {
-		int ok = !valid || valid[i];
-		if ((c->validity.p || !ok) && set_valid(c, ok))
-			return NXP_E_NOMEM;
 		int32_t idx = 0;
-		if (!ok) {
-			c->null_count++;
-		} else {
+		if (!valid || valid[i]) {
 			const char *s = v[i] ? v[i] : "";
 			uintptr_t a = (uintptr_t)s;
 			size_t slot = (size_t)((a ^ (a >> 4) ^ (a >> 9)) & 15);
-			if (c->memo_s[slot] == s) {
+			if (stable && c->memo_s[slot] == s) {
 				idx = c->memo_i[slot];
 			} else {
-				idx = dict_index(c->dict, s, 1);
+				idx = dict_index(c->dict, s, stable);
 				if (idx < 0)
 					return NXP_E_NOMEM;
-				c->memo_s[slot] = s;
-				c->memo_i[slot] = idx;
+				if (stable) {
+					c->memo_s[slot] = s;
+					c->memo_i[slot] = idx;
+				}
 			}
 		}
 		memcpy(dst + i, &idx, 4);
-		c->length++;
 	}
 	c->data.len += 4 * n;
+	c->length += (int64_t)n;
 	return 0;
 }
 
@@ -902,12 +985,22 @@ int nxc_builder_finish(nxc_builder *b, struct ArrowArray *out)
 		}
 		out->n_children = i + 1;
 	}
+	/* the next batch's buffers are taken when it starts (nxc_builder_begin):
+	 * by then a consumer that releases each batch before asking for the next
+	 * has given this one's back to the pool */
 	b->rows = 0;
+	b->stale = 1;
+	return 0;
+}
+
+int nxc_builder_begin(nxc_builder *b)
+{
+	if (!b->stale)
+		return 0;
 	for (int i = 0; i < b->ncols; i++)
-		if (col_begin(&b->cols[i])) {
-			out->release(out);
+		if (col_begin(&b->cols[i]))
 			return NXP_E_NOMEM;
-		}
+	b->stale = 0;
 	return 0;
 }
 

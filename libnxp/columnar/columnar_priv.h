@@ -117,6 +117,7 @@ typedef struct nxc_builder {
 	int64_t rows;     /* rows appended to this batch */
 	int nomem;        /* an append ran out of memory */
 	nxc_pool *pool;   /* recycled buffers of the released batches */
+	int stale;        /* finished: nxc_builder_begin() before the next appends */
 } nxc_builder;
 
 /* Row-wise appends by table column index (ignored when not projected).
@@ -155,9 +156,12 @@ int nxc_col_copy(nxc_colbuf *dst, const nxc_colbuf *src, int64_t row);
 /* Set up / reset a builder for a new batch (fresh buffers). */
 int nxc_builder_init(nxc_builder *b, const nxc_table *t, const int *proj, int nproj);
 void nxc_builder_free(nxc_builder *b);
-/* Move the built buffers into `out` (a struct array of the projected columns)
- * and start an empty batch.  Returns 0 or NXP_E_NOMEM. */
+/* Move the built buffers into `out` (a struct array of the projected columns);
+ * the builder is then stale.  Returns 0 or NXP_E_NOMEM. */
 int nxc_builder_finish(nxc_builder *b, struct ArrowArray *out);
+/* Start an empty batch after nxc_builder_finish (no-op otherwise): 0 or
+ * NXP_E_NOMEM. */
+int nxc_builder_begin(nxc_builder *b);
 /* The struct schema of the projection. */
 int nxc_schema_make(struct ArrowSchema *out, const nxc_table *t, const int *proj, int nproj);
 

@@ -285,7 +285,10 @@ static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_
 	if (!r->all_known)
 		for (size_t i = 0; i < n; i++)
 			ok[i] = si[i] != NULL;
+	/* every pc in the NEFF (the usual case): no test per row, written in place */
 #define NEFF_I64(field)                                          \
+	if (r->all_known)                                        \
+		PUT_I64(si[i]->field);                           \
 	for (size_t i = 0; i < n; i++)                           \
 		v[i] = si[i] ? (int64_t)si[i]->field : 0;        \
 	return put_i64s(cb, v, known, n)
@@ -295,6 +298,8 @@ static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_
 		ok[i] = si[i] && sv[i] && *sv[i];                          \
 	}                                                                  \
 	return put_strs(cb, sv, ok, n)
+	/* tensor elements and FLOPs: in the column of its kind (transpose or not) */
+	int tr = ic == IC_TENSOR_EL_T || ic == IC_FLOPS_T || ic == IC_ADJ_FLOPS_T;
 	switch (ic) {
 	case IC_START: PUT_I64(to_ns(r->start[i], tpn));
 	case IC_END: PUT_I64(to_ns(r->end[i], tpn));
@@ -303,11 +308,8 @@ static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_
 	case IC_PC: PUT_I64(r->pc[i]);
 	case IC_ID:
 		return put_i64s(cb, r->id, NULL, n);
-	case IC_PCORE:
-	case IC_ENGINE_ID:
-		for (size_t i = 0; i < n; i++)
-			v[i] = ic == IC_PCORE ? r->q[i]->pcore : r->q[i]->engine;
-		return put_i64s(cb, v, NULL, n);
+	case IC_PCORE: PUT_I64(r->q[i]->pcore);
+	case IC_ENGINE_ID: PUT_I64(r->q[i]->engine);
 	case IC_EXEC:
 		for (size_t i = 0; i < n; i++) {
 			v[i] = r->exec[i];
@@ -330,10 +332,7 @@ static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_
 		for (size_t i = 0; i < n; i++)
 			sv[i] = si[i] ? si[i]->operands : "";
 		return put_strs(cb, sv, NULL, n);
-	case IC_OPNUM:
-		for (size_t i = 0; i < n; i++)
-			v[i] = si[i] ? (int64_t)si[i]->opcode_num : 0;
-		return put_i64s(cb, v, NULL, n);
+	case IC_OPNUM: PUT_I64(si[i] ? si[i]->opcode_num : 0);
 	case IC_HBM_R: NEFF_I64(hbm_read_bytes);
 	case IC_HBM_W: NEFF_I64(hbm_write_bytes);
 	case IC_SBUF_R: NEFF_I64(sbuf_read_bytes);
@@ -348,18 +347,22 @@ static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_
 	case IC_ACT_FN: NEFF_STR(scalar_activation_fn);
 	case IC_TENSOR_EL:
 	case IC_TENSOR_EL_T:
+		if (r->all_known)
+			PUT_I64((si[i]->is_transpose != 0) == tr ? si[i]->tensor_elements : 0);
 		for (size_t i = 0; i < n; i++)
-			v[i] = si[i] && (si[i]->is_transpose != 0) == (ic == IC_TENSOR_EL_T) ? si[i]->tensor_elements : 0;
+			v[i] = si[i] && (si[i]->is_transpose != 0) == tr ? si[i]->tensor_elements : 0;
 		return put_i64s(cb, v, known, n);
 	case IC_RAW_FLOPS:
 	case IC_FLOPS_T:
+		if (r->all_known)
+			PUT_I64((si[i]->is_transpose != 0) == tr ? si[i]->raw_flops : 0);
 		for (size_t i = 0; i < n; i++)
-			v[i] = si[i] && (si[i]->is_transpose != 0) == (ic == IC_FLOPS_T) ? si[i]->raw_flops : 0;
+			v[i] = si[i] && (si[i]->is_transpose != 0) == tr ? si[i]->raw_flops : 0;
 		return put_i64s(cb, v, known, n);
 	case IC_ADJ_FLOPS:
 	case IC_ADJ_FLOPS_T:
 		for (size_t i = 0; i < n; i++)
-			v[i] = si[i] && (si[i]->is_transpose != 0) == (ic == IC_ADJ_FLOPS_T) && si[i]->raw_flops
+			v[i] = si[i] && (si[i]->is_transpose != 0) == tr && si[i]->raw_flops
 				       ? (int64_t)((double)si[i]->raw_flops * p->flops_mult[si[i]->mm_dtype])
 				       : 0;
 		return put_i64s(cb, v, known, n);

@@ -57,8 +57,8 @@ static int s_get_next(struct ArrowArrayStream *as, struct ArrowArray *out)
 		out->release = NULL;
 		return 0;
 	}
-	int64_t n = s->fill(s, s->batch_rows);
-	if (s->b.nomem) {
+	int64_t n = nxc_builder_begin(&s->b) ? 0 : s->fill(s, s->batch_rows);
+	if (s->b.nomem || s->b.stale) {
 		nxc_stream_error(s, "out of memory");
 		s->done = -1;
 		return ENOMEM;
