@@ -45,18 +45,19 @@ static const char *const engines[] = {"PE", "ACT", "POOL", "DVE", "SP"};
 /* Numbers at the edges of DELTA_BINARY_PACKED (deltas that overflow, negative
  * deltas, constants) and dictionary candidates (few distinct integers and
  * doubles), over several pages; a utf8 column too many-valued for its
- * dictionary (PLAIN after 1 MiB). */
+ * dictionary (PLAIN after 1 MiB); an integer column whose dictionary fills
+ * up inside a later page (its ids go back to values, DELTA after). */
 static const tcol edge_cols[] = {
 	{"x64", C_I64, 0}, {"nx", C_I64, 1}, {"x32", C_I32, 1}, {"konst", C_I64, 0},
 	{"lowcard", C_U32, 0}, {"ratio", C_F64, 1}, {"ustr", C_STR, 1}, {"rnd", C_I64, 1},
-	{"back", C_I64, 0},
+	{"back", C_I64, 0}, {"grow", C_I64, 1},
 };
 #define EDGE_ROWS 300000
 /* encodings each edge column's chunks must list (the first page decides) */
 static const char *const edge_enc[] = {
 	"\"DELTA_BINARY_PACKED\"", "\"DELTA_BINARY_PACKED\"", "\"DELTA_BINARY_PACKED\"", "\"RLE_DICTIONARY\"",
 	"\"RLE_DICTIONARY\"", "\"RLE_DICTIONARY\"", "\"RLE_DICTIONARY\", \"PLAIN\"", "\"DELTA_BINARY_PACKED\"",
-	"\"PLAIN\"",
+	"\"PLAIN\"", "\"RLE_DICTIONARY\", \"DELTA_BINARY_PACKED\"",
 };
 
 static const tcol *ds_cols(int ds, int *ncols)
@@ -65,7 +66,7 @@ static const tcol *ds_cols(int ds, int *ncols)
 	case DS_ALL: *ncols = 8; return all_cols;
 	case DS_FALLBACK: *ncols = 1; return fallback_cols;
 	case DS_PAGES: *ncols = 2; return pages_cols;
-	default: *ncols = 9; return edge_cols;
+	default: *ncols = 10; return edge_cols;
 	}
 }
 
@@ -86,6 +87,10 @@ static void gen(int ds, int col, int64_t g, tval *v)
 		case 3: v->i = 42; break;
 		case 4: v->i = few[(g * 7 / 3) % 4]; break;
 		case 5: v->null = g % 13 == 5; v->d = (double)(g % 9) * 0.25 - 1; break;
+		case 9: /* 16 wide values, then ~137000 new ones: past the 131072 entries near row 293000 */
+			v->null = g % 7 == 3;
+			v->i = g < 140000 ? (int64_t)((uint64_t)(g % 16) * 0x9e3779b97f4a7c15ull >> 20) : g * 5 - 7;
+			break;
 		case 6:
 			v->null = g % 101 == 0;
 			snprintf(v->s, sizeof(v->s), "unique-%09lld-abcdefghijklmnopqrstuvwxyz", (long long)g);

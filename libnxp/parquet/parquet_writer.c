@@ -81,10 +81,13 @@ typedef struct pq_col {
 	int kind, ptype, nullable, width;
 	/* the open page */
 	pq_buf vals;       /* PLAIN values (numbers in their physical type, encoded
-			    * at flush_page), or uint32 dictionary ids when pdict */
+			    * at flush_page), or uint32 dictionary ids when pdict or pids */
 	pq_buf defs;       /* validity bits of the page's rows */
 	int64_t prow, pnull, pbits;
 	int pdict;
+	int pids;          /* integers of an IM_DICT chunk: vals holds the ids, mapped as appended */
+	int pover;         /* ... until the dictionary filled up: vals went back to values */
+	size_t idict_base; /* idict.plain.n when the page opened (what rg_bytes counts) */
 	/* the column chunk of the open row group */
 	pq_buf chunk;      /* compressed data pages with their headers */
 	int64_t c_rows, c_nulls, c_unc, c_comp;
@@ -297,6 +300,37 @@ static int idict_rehash(pq_idict *d, uint32_t nslots)
 	return 0;
 }
 
+/* Slot of value x (its bits) in the table: its entry's, or the free one
+ * where it goes. */
+static inline uint32_t idict_slot(const pq_islot *slots, uint32_t mask, int64_t x)
+{
+	uint32_t j = int_hash(x, mask);
+	while (slots[j].id >= 0 && slots[j].key != x)
+		j = (j + 1) & mask;
+	return j;
+}
+
+/* Add x (4 bytes when w4) as a new entry in free slot j: its id, or -1
+ * when out of memory.  The table may be rehashed (slots and mask move). */
+static int32_t idict_add(pq_idict *d, int64_t x, int w4, uint32_t j)
+{
+	if (pq_buf_reserve(&d->plain, 8))
+		return -1;
+	if (w4) {
+		int32_t y = (int32_t)x;
+		memcpy(d->plain.p + d->plain.n, &y, 4);
+		d->plain.n += 4;
+	} else {
+		memcpy(d->plain.p + d->plain.n, &x, 8);
+		d->plain.n += 8;
+	}
+	int32_t e = (int32_t)d->count++;
+	d->slots[j] = (pq_islot){x, e};
+	if ((uint64_t)d->count * 2 > (uint64_t)d->mask + 1 && idict_rehash(d, (d->mask + 1) * 2))
+		return -1;
+	return e;
+}
+
 /* Dictionary ids of the n values (4-byte when w4, else 8-byte) into ids.
  * 0; 1 when an entry past `max_entries` would be needed (the entries added
  * so far stay, unused: ids of earlier pages keep their meaning); -1 when out
@@ -324,31 +358,15 @@ static inline __attribute__((always_inline)) int idict_map_w(pq_idict *d, const 
 			ids[i] = (uint32_t)last_id;
 			continue;
 		}
-		uint32_t j = int_hash(x, mask);
-		int32_t e;
-		while ((e = slots[j].id) >= 0 && slots[j].key != x)
-			j = (j + 1) & mask;
+		uint32_t j = idict_slot(slots, mask, x);
+		int32_t e = slots[j].id;
 		if (e < 0) {
 			if (d->count >= max_entries)
 				return 1;
-			if (pq_buf_reserve(&d->plain, 8))
+			if ((e = idict_add(d, x, w4, j)) < 0)
 				return -1;
-			if (w4) {
-				int32_t y = (int32_t)x;
-				memcpy(d->plain.p + d->plain.n, &y, 4);
-				d->plain.n += 4;
-			} else {
-				memcpy(d->plain.p + d->plain.n, &x, 8);
-				d->plain.n += 8;
-			}
-			e = (int32_t)d->count++;
-			slots[j] = (pq_islot){x, e};
-			if ((uint64_t)d->count * 2 > (uint64_t)mask + 1) {
-				if (idict_rehash(d, (mask + 1) * 2))
-					return -1;
-				slots = d->slots;
-				mask = d->mask;
-			}
+			slots = d->slots;
+			mask = d->mask;
 		}
 		ids[i] = (uint32_t)e;
 		last = x;
@@ -406,6 +424,13 @@ static void stat_int(pq_col *c, int64_t mn, int64_t mx)
 }
 
 /* ---- appending rows to the open page ---------------------------------------- */
+
+/* The open page's values in bytes: its PLAIN size even while vals holds ids
+ * (pids), so that pages and row groups close where they did before pids. */
+static inline size_t page_bytes(const pq_col *c)
+{
+	return c->pids ? c->vals.n / 4 * (size_t)c->width : c->vals.n;
+}
 
 static inline int bit_at(const uint8_t *b, int64_t i)
 {
@@ -480,6 +505,104 @@ static int defs_append(pq_col *c, const uint8_t *valid, int64_t i0, int64_t n)
 DEFINE_APPEND_INT(append_int32, int32_t, int32_t)
 DEFINE_APPEND_INT(append_int64, int64_t, int64_t)
 DEFINE_APPEND_INT(append_uint32, uint32_t, int64_t)
+
+/* The open page's dictionary ids turned back into values (each id's value
+ * is its dictionary entry), for a page whose dictionary filled up.
+ * Backwards and in place: a value is at least as wide as an id, so the ids
+ * it overwrites were read before. */
+static int ids_to_values(pq_col *c)
+{
+	size_t n = c->vals.n / 4, w = (size_t)c->width;
+	if (pq_buf_reserve(&c->vals, n * w - c->vals.n))
+		return -1;
+	uint8_t *p = c->vals.p;
+	const uint8_t *plain = c->idict.plain.p;
+	for (size_t i = n; i-- > 0;) {
+		uint32_t e;
+		memcpy(&e, p + 4 * i, 4);
+		memcpy(p + w * i, plain + (size_t)e * w, w);
+	}
+	c->vals.n = n * w;
+	c->pids = 0;
+	c->pover = 1;
+	return 0;
+}
+
+/* Integers of a chunk whose pages are RLE_DICTIONARY (pids): each non-null
+ * value goes straight to its dictionary id, in one pass, instead of a copy
+ * here and the lookup (idict_map) at flush_page.  min/max follow the new
+ * entries only: every value of the chunk is an entry.  The value that
+ * would take the dictionary past its limit turns the page back into values
+ * (ids_to_values) and the rest of the rows is appended as values; the
+ * entries added so far stay, as idict_map leaves them. */
+static inline __attribute__((always_inline)) int64_t append_ids_k(pq_col *c, const struct ArrowArray *a,
+								   const uint8_t *valid, int64_t i0, int64_t n,
+								   const int kind, const int has_valid)
+{
+	pq_idict *d = &c->idict;
+	if (pq_buf_reserve(&c->vals, (size_t)n * 4) || (!d->slots && idict_rehash(d, 1024)))
+		return PQ_OOM;
+	const int w4 = kind == K_INT32;
+	const uint32_t max_entries = DICT_BYTES / (w4 ? 4 : 8);
+	const void *src = a->buffers[1];
+	uint32_t *out = (uint32_t *)(void *)(c->vals.p + c->vals.n);
+	pq_islot *slots = d->slots; /* locals: the ids stores cannot alias them */
+	uint32_t mask = d->mask;
+	int64_t last = 0, mn = c->imin, mx = c->imax, k = 0, i = 0;
+	int32_t last_id = -1;
+	int has = c->has_mm;
+	for (; i < n; i++) {
+		int64_t row = i0 + i;
+		if (has_valid && !bit_at(valid, row))
+			continue;
+		int64_t x = kind == K_INT32    ? ((const int32_t *)src)[row]
+			    : kind == K_UINT32 ? (int64_t)((const uint32_t *)src)[row]
+					       : ((const int64_t *)src)[row];
+		if (x == last && last_id >= 0) { /* runs are common: skip the probe */
+			out[k++] = (uint32_t)last_id;
+			continue;
+		}
+		uint32_t j = idict_slot(slots, mask, x);
+		int32_t e = slots[j].id;
+		if (e < 0) {
+			if (d->count >= max_entries)
+				break;
+			if ((e = idict_add(d, x, w4, j)) < 0)
+				return PQ_OOM;
+			slots = d->slots;
+			mask = d->mask;
+			mn = !has || x < mn ? x : mn;
+			mx = !has || x > mx ? x : mx;
+			has = 1;
+		}
+		out[k++] = (uint32_t)e;
+		last = x;
+		last_id = e;
+	}
+	c->vals.n += (size_t)k * 4;
+	c->imin = mn, c->imax = mx, c->has_mm = has;
+	if (i == n)
+		return n;
+	if (ids_to_values(c))
+		return PQ_OOM;
+	int64_t got = kind == K_INT32    ? append_int32(c, a, valid, i0 + i, n - i)
+		      : kind == K_UINT32 ? append_uint32(c, a, valid, i0 + i, n - i)
+					 : append_int64(c, a, valid, i0 + i, n - i);
+	return got == PQ_OOM ? PQ_OOM : n;
+}
+
+/* One loop a type and with or without validity bitmap (no test per value). */
+static int64_t append_ids(pq_col *c, const struct ArrowArray *a, const uint8_t *valid, int64_t i0, int64_t n)
+{
+	switch (c->kind) {
+	case K_INT32:
+		return valid ? append_ids_k(c, a, valid, i0, n, K_INT32, 1) : append_ids_k(c, a, NULL, i0, n, K_INT32, 0);
+	case K_UINT32:
+		return valid ? append_ids_k(c, a, valid, i0, n, K_UINT32, 1) : append_ids_k(c, a, NULL, i0, n, K_UINT32, 0);
+	default:
+		return valid ? append_ids_k(c, a, valid, i0, n, K_INT64, 1) : append_ids_k(c, a, NULL, i0, n, K_INT64, 0);
+	}
+}
 
 /* min/max of the chunk kept in locals over the batch (the page stores
  * cannot alias them); NaNs counted, not compared. */
@@ -596,8 +719,10 @@ static int64_t append_strings(pq_writer *w, pq_col *c, const struct ArrowArray *
 
 /* Dictionary ids of rows of a dictionary<int32, utf8> array; stops early
  * (returns fewer rows) when the chunk's dictionary is full. */
-static int64_t append_dict_ids(pq_writer *w, pq_col *c, const struct ArrowArray *a, const uint8_t *valid,
-			       int64_t i0, int64_t n)
+static inline __attribute__((always_inline)) int64_t append_dict_ids_v(pq_writer *w, pq_col *c,
+									const struct ArrowArray *a,
+									const uint8_t *valid, int64_t i0,
+									int64_t n, const int has_valid)
 {
 	const int32_t *idx = (const int32_t *)a->buffers[1];
 	const struct ArrowArray *d = a->dictionary;
@@ -611,10 +736,10 @@ static int64_t append_dict_ids(pq_writer *w, pq_col *c, const struct ArrowArray 
 	int64_t k = 0, i = 0;
 	for (; i < n; i++) {
 		int64_t row = i0 + i;
-		if (valid && !bit_at(valid, row))
+		if (has_valid && !bit_at(valid, row))
 			continue;
 		int32_t x = idx[row];
-		if (x < 0 || x >= dlen)
+		if ((uint32_t)x >= (uint32_t)dlen) /* negative too (dlen <= INT32_MAX) */
 			return nxp__error_set(w->st, NXP_E_INVAL, -1, "column %s: dictionary index %d out of range", c->name,
 					x);
 		int32_t id = remap[x];
@@ -633,6 +758,13 @@ static int64_t append_dict_ids(pq_writer *w, pq_col *c, const struct ArrowArray 
 	}
 	c->vals.n += (size_t)k * 4;
 	return i;
+}
+
+/* One loop with and one without validity bitmap (no test per row). */
+static int64_t append_dict_ids(pq_writer *w, pq_col *c, const struct ArrowArray *a, const uint8_t *valid,
+			       int64_t i0, int64_t n)
+{
+	return valid ? append_dict_ids_v(w, c, a, valid, i0, n, 1) : append_dict_ids_v(w, c, a, NULL, i0, n, 0);
 }
 
 /* Dictionary ids of rows of a utf8 array: the chunk's dictionary is built
@@ -708,6 +840,10 @@ static void page_reset(pq_col *c)
 	c->vals.n = c->defs.n = 0;
 	c->prow = c->pnull = c->pbits = 0;
 	c->pdict = (c->kind == K_DICT || c->kind == K_UTF8) && !c->fallback;
+	/* floats stay values: their NaNs are counted a value, not an entry */
+	c->pids = c->imode == IM_DICT && (c->kind == K_INT32 || c->kind == K_INT64 || c->kind == K_UINT32);
+	c->pover = 0;
+	c->idict_base = c->idict.plain.n;
 }
 
 /* The page's values in the chunk's other encoding: DELTA_BINARY_PACKED for
@@ -772,16 +908,22 @@ static int choose_int_plain(pq_writer *w, pq_col *c, size_t delta_bytes)
 static int encode_numbers(pq_writer *w, pq_col *c, pq_buf *b, int *enc)
 {
 	int w4 = c->width == 4;
-	size_t n = c->vals.n / (w4 ? 4 : 8);
+	size_t n = c->pids ? c->vals.n / 4 : c->vals.n / (w4 ? 4 : 8);
 	if (c->imode == IM_OTHER || n == 0)
 		return other_page(c, b, enc) ? nomem(w) : NXP_OK;
 	uint32_t max_entries = DICT_BYTES / (w4 ? 4 : 8);
 	if (c->imode == IM_UNDECIDED && n / IDICT_FIRST_DIV + 1 < max_entries)
 		max_entries = (uint32_t)(n / IDICT_FIRST_DIV + 1);
-	if (pq_buf_reserve(&w->ids, n * 4))
-		return nomem(w);
-	uint32_t *ids = (uint32_t *)(void *)w->ids.p;
-	int r = idict_map(&c->idict, c->vals.p, n, w4, max_entries, ids);
+	/* pids: the ids are there; pover: the dictionary filled up in the page */
+	const uint32_t *ids = (const uint32_t *)(void *)c->vals.p;
+	int r = c->pover;
+	if (!c->pids && !c->pover) {
+		if (pq_buf_reserve(&w->ids, n * 4))
+			return nomem(w);
+		uint32_t *m = (uint32_t *)(void *)w->ids.p;
+		ids = m;
+		r = idict_map(&c->idict, c->vals.p, n, w4, max_entries, m);
+	}
 	if (r < 0)
 		return nomem(w);
 	size_t base = b->n;
@@ -889,15 +1031,15 @@ static int col_append(pq_writer *w, pq_col *c, const struct ArrowArray *a, const
 		if (k > PAGE_ROWS - c->prow)
 			k = PAGE_ROWS - c->prow;
 		if (c->width > 0) {
-			int64_t room = (PAGE_BYTES - (int64_t)c->vals.n) / c->width;
+			int64_t room = (PAGE_BYTES - (int64_t)page_bytes(c)) / c->width;
 			if (k > room)
 				k = room > 0 ? room : 1;
 		}
 		int64_t got;
 		switch (c->kind) {
-		case K_INT32: got = append_int32(c, a, valid, i0, k); break;
-		case K_INT64: got = append_int64(c, a, valid, i0, k); break;
-		case K_UINT32: got = append_uint32(c, a, valid, i0, k); break;
+		case K_INT32: got = c->pids ? append_ids(c, a, valid, i0, k) : append_int32(c, a, valid, i0, k); break;
+		case K_INT64: got = c->pids ? append_ids(c, a, valid, i0, k) : append_int64(c, a, valid, i0, k); break;
+		case K_UINT32: got = c->pids ? append_ids(c, a, valid, i0, k) : append_uint32(c, a, valid, i0, k); break;
 		case K_FLOAT: got = append_float(c, a, valid, i0, k); break;
 		case K_DOUBLE: got = append_double(c, a, valid, i0, k); break;
 		case K_BOOL: got = append_bool(c, a, valid, i0, k); break;
@@ -917,7 +1059,7 @@ static int col_append(pq_writer *w, pq_col *c, const struct ArrowArray *a, const
 			return nomem(w);
 		i0 += got;
 		n -= got;
-		int full = c->vals.n >= PAGE_BYTES || c->prow >= PAGE_ROWS;
+		int full = page_bytes(c) >= PAGE_BYTES || c->prow >= PAGE_ROWS;
 		if ((c->kind == K_DICT || c->kind == K_UTF8) && c->fallback && c->pdict) {
 			/* The dictionary just filled up: the open page (ids) closes and
 			 * the rest of the chunk is PLAIN. */
@@ -1309,7 +1451,7 @@ static int64_t rg_bytes(const pq_writer *w)
 	int64_t n = 0;
 	for (int j = 0; j < w->ncols; j++) {
 		const pq_col *c = &w->cols[j];
-		n += c->c_unc + (int64_t)(c->vals.n + c->defs.n + c->dict.plain.n + c->idict.plain.n);
+		n += c->c_unc + (int64_t)(page_bytes(c) + c->defs.n + c->dict.plain.n + c->idict_base);
 	}
 	return n;
 }
