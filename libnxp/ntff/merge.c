@@ -110,6 +110,7 @@ int ntff_iter_seek(ntff_iter *it, uint64_t tick)
 		tick = it->s.from_tick;
 	it->m.n = 0;
 	it->pending = 0;
+	it->after_run = NULL;
 	int rc = ntff_scan_seek(&it->s, tick);
 	if (rc < 0)
 		return rc;
@@ -168,11 +169,16 @@ int ntff_iter_run(ntff_iter *it, ntff_rec *out)
 		b = it->m.heap[2];
 	uint64_t prev = qr->key;
 	size_t n = 1;
-	for (const uint8_t *r = qr->rec + qr->rsize; r < qr->end; r += qr->rsize, n++) {
+	const uint8_t *r = qr->rec + qr->rsize;
+	for (; r < qr->end; r += qr->rsize, n++) {
 		uint64_t k = ntff_record_key(r);
-		if (k < prev || k > (uint64_t)INT64_MAX || k >= it->s.to_tick ||
-		    (b && (k > b->key || (k == b->key && qr->qid > b->qid))))
+		if (k < prev || k > (uint64_t)INT64_MAX || k >= it->s.to_tick)
 			break;
+		if (b && (k > b->key || (k == b->key && qr->qid > b->qid))) {
+			it->after_run = r; /* the common end of a run: another queue is next */
+			it->after_key = k;
+			break;
+		}
 		prev = k;
 	}
 	out->q = qr->q;
@@ -195,9 +201,19 @@ uint64_t ntff_iter_run_offset(const ntff_iter *it, size_t i)
 int ntff_iter_skip(ntff_iter *it, size_t n)
 {
 	ntff_qreader *qr = ntff_merge_top(&it->m);
+	const uint8_t *after = it->after_run;
+	size_t run = it->pending;
 	it->pending = 0;
+	it->after_run = NULL;
 	if (!n || !qr)
 		return NXP_OK;
+	if (after && n == run) { /* the whole run, and ntff_iter_run saw what follows it */
+		qr->rec = after;
+		qr->key = qr->last_key = it->after_key;
+		it->s.next_id += (int64_t)n;
+		ntff_merge_sift_top(&it->m);
+		return NXP_OK;
+	}
 	if (n > 1) { /* inside the run: in order and before every other reader, the heap stays valid */
 		qr->rec += (n - 1) * qr->rsize;
 		qr->key = qr->last_key = ntff_record_key(qr->rec);

@@ -327,6 +327,11 @@ struct ntff_iter {
 	ntff_merge m;
 	const ntff_table *t;
 	size_t pending; /* records ntff_iter_next returned that are still the top */
+	/* Set by ntff_iter_run when its run ended at a record of the same loaded
+	 * section that is in order, inside the window and after another queue's:
+	 * that record, so that moving past the whole run is a store and a sift. */
+	const uint8_t *after_run;
+	uint64_t after_key;
 };
 
 typedef struct ntff_rec {
