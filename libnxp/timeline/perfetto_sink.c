@@ -78,6 +78,16 @@ typedef struct pf_seq {
 	int64_t clock;
 } pf_seq;
 
+/* A string known to be interned and defined on a sequence, by its pointer:
+ * the cache in front of interning and def_seen (see resolve). */
+typedef struct pf_known {
+	const char *ptr; /* NULL = empty */
+	uint32_t iid;    /* < 2^24 (def_seen) */
+	uint32_t tag;    /* sequence id << 2 | interning table */
+} pf_known;
+
+#define TL_KNOWN_SETS 4096u /* sets of 4 entries (a set: its most recent first) */
+
 typedef struct pf_sink {
 	tl_sink base;
 	int fd;
@@ -103,6 +113,7 @@ typedef struct pf_sink {
 	size_t nslots, slots_cap;
 	open_slot *parked;
 	size_t nparked, parked_cap;
+	pf_known known[TL_KNOWN_SETS][4];
 } pf_sink;
 
 static int pf_flush(pf_sink *s)
@@ -809,6 +820,41 @@ static uint64_t intern(pf_sink *s, tl_intern *t, const char *str, int *fresh)
 	return s->base.stable_strings ? nxp__tl_intern_stable(t, str, fresh) : nxp__tl_intern(t, str, fresh);
 }
 
+/* The iid of `str` in interning table t (`table`: 1 names, 2 annotation
+ * names, 3 strings, as def_seen) on sequence sq; *def = 1 when the caller
+ * defines it now (first use on sq).  0 = write it inline.  The strings of an
+ * event with stable_strings are also looked up by pointer in s->known first:
+ * such a pointer stays valid and unchanged for the whole export, so once
+ * interned and defined on sq it needs neither the interning table nor
+ * def_seen again (two hash probes per string otherwise, on every event).
+ * Four ways a set: direct-mapped, colliding keys (opcodes and operand
+ * strings of one engine) evicted each other on a fifth of the lookups. */
+static uint64_t resolve(pf_sink *s, const pf_seq *sq, tl_intern *t, unsigned table, const char *str,
+			unsigned char *def)
+{
+	pf_known *k = NULL;
+	uint32_t tag = sq->id << 2 | table;
+	*def = 0;
+	if (s->base.stable_strings) {
+		uint64_t h = ((uint64_t)(uintptr_t)str ^ ((uint64_t)tag << 40)) * 0x9e3779b97f4a7c15ull;
+		k = s->known[h >> 52]; /* TL_KNOWN_SETS = 2^12 */
+		for (int w = 0; w < 4; w++)
+			if (k[w].ptr == str && k[w].tag == tag)
+				return k[w].iid;
+	}
+	int fresh;
+	uint64_t iid = intern(s, t, str, &fresh);
+	int seen = def_seen(s, sq, table, iid);
+	if (seen < 0)
+		return 0;
+	*def = (unsigned char)!seen;
+	if (k) { /* the set's oldest entry goes */
+		memmove(k + 1, k, 3 * sizeof(*k));
+		k[0] = (pf_known){str, (uint32_t)iid, tag};
+	}
+	return iid;
+}
+
 static int pf_event(tl_sink *base, const tl_event *e)
 {
 	pf_sink *s = (pf_sink *)base;
@@ -816,7 +862,7 @@ static int pf_event(tl_sink *base, const tl_event *e)
 	if (rc)
 		return rc;
 	size_t nargs = e->nargs < TL_MAX_ARGS ? e->nargs : TL_MAX_ARGS;
-	int fresh, uses_iid = 0;
+	int uses_iid = 0;
 	pf_seq *sq = seq_of(s, e->track);
 	if (!sq)
 		return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
@@ -824,24 +870,16 @@ static int pf_event(tl_sink *base, const tl_event *e)
 	 * defined (strlen only of those). */
 	uint64_t niid = 0, aid[TL_MAX_ARGS], sid[TL_MAX_ARGS];
 	unsigned char afresh[TL_MAX_ARGS], sfresh[TL_MAX_ARGS];
-	int nfresh = 0;
+	unsigned char nfresh = 0;
 	size_t need = 96 + 9 * (e->nflow_out + e->nflow_in);
 	if (e->name) {
-		niid = intern(s, &s->names, e->name, &fresh);
-		fresh = def_seen(s, sq, 1, niid);
-		if (fresh < 0)
-			niid = 0;
-		nfresh = !fresh;
+		niid = resolve(s, sq, &s->names, 1, e->name, &nfresh);
 		if (!niid || nfresh)
 			need += 2 * strlen(e->name);
 	}
 	for (size_t i = 0; i < nargs; i++) {
 		const tl_arg *a = &e->args[i];
-		aid[i] = intern(s, &s->arg_names, a->name, &fresh);
-		fresh = def_seen(s, sq, 2, aid[i]);
-		if (fresh < 0)
-			aid[i] = 0;
-		afresh[i] = (unsigned char)!fresh;
+		aid[i] = resolve(s, sq, &s->arg_names, 2, a->name, &afresh[i]);
 		if (!aid[i] || afresh[i])
 			need += 2 * strlen(a->name);
 		need += 48;
@@ -849,11 +887,7 @@ static int pf_event(tl_sink *base, const tl_event *e)
 		sfresh[i] = 0;
 		if (a->type == TL_ARG_STRING) {
 			const char *v = a->s ? a->s : "";
-			sid[i] = intern(s, &s->strings, v, &fresh);
-			fresh = def_seen(s, sq, 3, sid[i]);
-			if (fresh < 0)
-				sid[i] = 0;
-			sfresh[i] = (unsigned char)!fresh;
+			sid[i] = resolve(s, sq, &s->strings, 3, v, &sfresh[i]);
 			if (!sid[i] || sfresh[i])
 				need += 2 * strlen(v);
 		}
@@ -877,12 +911,13 @@ static int pf_event(tl_sink *base, const tl_event *e)
 			t = pbytes(t, 23, e->name, strlen(e->name));
 		}
 	}
-	/* Annotations: names interned (few), string values interned (capped). */
+	/* Annotations: names interned (few), string values interned (capped).
+	 * Each is written in place behind a one-byte length, patched after (and
+	 * the body moved up in the rare case of a length of 128 or more). */
 	for (size_t i = 0; i < nargs; i++) {
 		const tl_arg *a = &e->args[i];
-		unsigned char da[64 + 16], *d = da;
-		const char *sv = NULL;
-		size_t svn = 0;
+		t = ptag(t, 4, 2);
+		unsigned char *len = t++, *d = t;
 		if (aid[i]) {
 			uses_iid = 1;
 			d = ptag(d, 1, 0);
@@ -890,6 +925,7 @@ static int pf_event(tl_sink *base, const tl_event *e)
 			if (afresh[i])
 				in = pinterned(in, 3, aid[i], a->name, strlen(a->name));
 		}
+		const char *sv = NULL;
 		switch (a->type) {
 		case TL_ARG_INT:
 			d = ptag(d, 4, 0);
@@ -905,22 +941,22 @@ static int pf_event(tl_sink *base, const tl_event *e)
 				d = pv(d, sid[i]);
 			} else {
 				sv = a->s ? a->s : "";
-				svn = strlen(sv);
 			}
 			break;
 		}
-		/* The annotation: its name inline when not interned, the value inline
-		 * when not interned (both can be long: written straight into t). */
-		size_t nn = aid[i] ? 0 : strlen(a->name);
-		size_t dlen = (size_t)(d - da) + (aid[i] ? 0 : 1 + vlen(nn) + nn) + (sv ? 1 + vlen(svn) + svn : 0);
-		t = ptag(t, 4, 2);
-		t = pv(t, dlen);
-		memcpy(t, da, (size_t)(d - da));
-		t += d - da;
+		/* the name inline when not interned, then the value inline when not interned */
 		if (!aid[i])
-			t = pbytes(t, 10, a->name, nn);
+			d = pbytes(d, 10, a->name, strlen(a->name));
 		if (sv)
-			t = pbytes(t, 6, sv, svn);
+			d = pbytes(d, 6, sv, strlen(sv));
+		size_t dlen = (size_t)(d - t);
+		if (dlen >= 0x80) {
+			size_t up = vlen(dlen) - 1;
+			memmove(t + up, t, dlen);
+			d += up;
+		}
+		pv(len, dlen);
+		t = d;
 	}
 	for (size_t i = 0; i < nargs; i++)
 		if (sfresh[i]) {
