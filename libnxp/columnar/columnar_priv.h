@@ -144,6 +144,13 @@ int nxc_col_put_i64s(nxc_colbuf *c, const int64_t *v, const uint8_t *valid, size
 int nxc_col_put_f64s(nxc_colbuf *c, const double *v, size_t n);
 int nxc_col_put_bools(nxc_colbuf *c, const uint8_t *v, size_t n);
 int nxc_col_put_strs(nxc_colbuf *c, const char *const *v, const uint8_t *valid, size_t n);
+/* Dictionary columns whose strings come from a few codes: the index of `s`
+ * in this batch's dictionary (added if new; >= 0, else NXP_E_NOMEM or
+ * NXP_E_INVAL for a column that is not a dictionary), then the rows' indices
+ * in bulk (`valid` as above; an index is looked up when its code is first met
+ * in row order, so the dictionary is the one nxc_col_put_strs would build). */
+int32_t nxc_col_dict_index(nxc_colbuf *c, const char *s);
+int nxc_col_put_indices(nxc_colbuf *c, const int32_t *idx, const uint8_t *valid, size_t n);
 /* Room for n more int64 values written in place: a pointer to them when c is
  * an int64 column without a validity bitmap (then nxc_col_commit(c, n) once
  * they are written), else NULL (use nxc_col_put_i64s).  NULL with c->nomem

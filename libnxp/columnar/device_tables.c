@@ -446,12 +446,19 @@ static int put_dma_col(nxc_colbuf *cb, int dc, const drun *r, size_t n, const nx
 		}
 		return put_strs(cb, sv, ok, n);
 	case DC_SOURCE:
-	case DC_DEST:
+	case DC_DEST: {
+		/* four codes: their dictionary indices kept here, looked up at first use */
+		int32_t ix[RUN], map[4] = { -1, -1, -1, -1 };
+		const uint8_t *code = dc == DC_SOURCE ? r->src : r->dst;
 		for (size_t i = 0; i < n; i++) {
-			sv[i] = memory_names[dc == DC_SOURCE ? r->src[i] : r->dst[i]]; /* checked: <= hbm */
-			ok[i] = *sv[i] != 0;
+			unsigned m = code[i] & 3; /* checked: <= hbm */
+			ok[i] = m != 0;
+			if (m && map[m] < 0 && (map[m] = nxc_col_dict_index(cb, memory_names[m])) < 0)
+				return NXP_E_NOMEM;
+			ix[i] = map[m];
 		}
-		return put_strs(cb, sv, ok, n);
+		return nxc_col_put_indices(cb, ix, ok, n);
+	}
 	default:
 		return NXP_E_INVAL;
 	}
