@@ -48,6 +48,8 @@
 #define TL_BOOTTIME 6u         /* BuiltinClock BOOTTIME: the trace's clock */
 #define TL_MAX_ARGS 24
 #define TL_BUF (256u * 1024u)
+#define TL_SHORT 32u /* see pf_write_packet: a packet's head fits, a TrackEvent often does */
+#define TL_SLACK 64u /* bytes past TL_BUF in the output buffer, for those copies */
 
 /* A slice end held back until the stream's time reaches it (its flows wait
  * in the slot of its track, or parked; see open_slot). */
@@ -472,7 +474,7 @@ static int pf_write_packet(pf_sink *s, pf_seq *sq, int64_t ts, unsigned flags, c
 		if (rc)
 			return rc;
 	}
-	unsigned char head[64];
+	unsigned char head[TL_SHORT];
 	unsigned char *h = head;
 	/* SEQ_NEEDS_INCREMENTAL_STATE on every packet after the defaults: "Requires
 	 * that any future packet emitted on the same sequence specifies the
@@ -507,9 +509,15 @@ static int pf_write_packet(pf_sink *s, pf_seq *sq, int64_t ts, unsigned flags, c
 		unsigned char *o = s->buf + s->len;
 		memcpy(o, frame, (size_t)(f - frame));
 		o += f - frame;
-		memcpy(o, head, (size_t)(h - head));
+		/* Fixed-size copies (inlined moves, no call): head is at most 26
+		 * bytes, a TrackEvent usually at most TL_SHORT; what they copy past
+		 * the packet lands in the buffer's TL_SLACK and is overwritten. */
+		memcpy(o, head, TL_SHORT);
 		o += h - head;
-		memcpy(o, te, tn);
+		if (tn <= TL_SHORT)
+			memcpy(o, te, TL_SHORT);
+		else
+			memcpy(o, te, tn);
 		o += tn;
 		if (inn) {
 			o = ptag(o, 12, 2);
@@ -1062,7 +1070,7 @@ int nxp__perfetto_sink_open(tl_sink **out, int fd, nxp_status *st)
 {
 	pf_sink *s = calloc(1, sizeof(*s));
 	if (s)
-		s->buf = malloc(TL_BUF);
+		s->buf = malloc(TL_BUF + TL_SLACK);
 	if (!s || !s->buf) {
 		free(s);
 		close(fd);
