@@ -65,7 +65,7 @@ def read_extra(path):
     data = open(path, "rb").read()
     out = []
     seqs = {}
-    for num, wt, pkt in pc.fields(data):
+    for num, wt, pkt in pc.trace_packets(data):
         ts = cid = seq = te = snap = defaults = None
         for n, w, v in pc.fields(pkt):
             if n == pc.TP_TIMESTAMP and w == 0:

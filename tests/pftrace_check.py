@@ -119,6 +119,8 @@ def sint64(v):
 # Upstream field numbers (protos/perfetto/trace/...)
 TP_TIMESTAMP, TP_SEQ_ID, TP_TRACK_EVENT, TP_INTERNED, TP_FLAGS, TP_TRACK_DESC = 8, 10, 11, 12, 13, 60
 TP_CLOCK_SNAPSHOT, TP_CLOCK_ID, TP_DEFAULTS = 6, 58, 59
+TP_COMPRESSED = 50  # bytes: zlib-deflated concatenated Trace.packet fields
+COMPRESSED_MAX = 512 * 1024  # upstream: each compressed_packets packet "should be less than 512KB"
 DEF_CLOCK_ID = 58                       # TracePacketDefaults.timestamp_clock_id
 DEF_TRACK_EVENT, TED_TRACK = 11, 11     # TracePacketDefaults.track_event_defaults, TrackEventDefaults.track_uuid
 CS_CLOCKS, CS_PRIMARY = 1, 2            # ClockSnapshot
@@ -144,6 +146,31 @@ class Track:
         self.is_counter = False
 
 
+def trace_packets(data):
+    """The Trace's packet fields (1) in order, with those inside
+    TracePacket.compressed_packets (50) bundles inflated in place (zlib,
+    as trace_processor's tokenizer does); yields (1, 2, packet bytes)."""
+    import zlib
+    for num, wt, pkt in fields(data):
+        if num != 1 or wt != 2:
+            yield num, wt, pkt
+            continue
+        inner = [v for n, w, v in fields(pkt) if n == TP_COMPRESSED and w == 2]
+        if not inner:
+            yield num, wt, pkt
+            continue
+        if len(list(fields(pkt))) != 1 or len(pkt) + 4 >= COMPRESSED_MAX:
+            fail("compressed_packets bundle with other fields or over 512 KB (%d bytes)" % len(pkt))
+        try:
+            raw = zlib.decompress(inner[0])
+        except zlib.error as e:
+            raise WireError("compressed_packets does not inflate: %s" % e)
+        for n, w, v in fields(raw):
+            if n != 1 or w != 2:
+                raise WireError("compressed_packets holds field %d (want packet = 1)" % n)
+            yield n, w, v
+
+
 def read_perfetto(path):
     data = open(path, "rb").read()
     tracks = {}
@@ -153,7 +180,7 @@ def read_perfetto(path):
     default_track_events = [0]  # events on their sequence's default track
     redundant_track = [0]  # events naming the track their sequence's default names
     events = []  # dicts in file order
-    for num, wt, pkt in fields(data):
+    for num, wt, pkt in trace_packets(data):
         if num != 1 or wt != 2:
             raise WireError("Trace field %d (want packet = 1)" % num)
         ts = None

@@ -40,6 +40,23 @@ export_both "$tmp/mlp.neff" "$tmp/mlp.ntff" mlp
 "$py" "$check" --cli "$NXP_CLI" --neff "$tmp/mlp.neff" --ntff "$tmp/mlp.ntff" \
 	--pftrace "$tmp/mlp.pftrace" --chrome "$tmp/mlp.json" --expect-flows || fail "mlp lnc2"
 
+# 2b. --compress: the same trace as zlib compressed_packets bundles (several,
+#     each under 512 KB), which the checker inflates; the same events, smaller.
+"$NXP_CLI" export "$tmp/mlp.neff" "$tmp/mlp.ntff" --format perfetto -o "$tmp/mlpz.pftrace" --quiet --compress ||
+	fail "perfetto --compress export"
+"$py" "$check" --cli "$NXP_CLI" --neff "$tmp/mlp.neff" --ntff "$tmp/mlp.ntff" \
+	--pftrace "$tmp/mlpz.pftrace" --expect-flows || fail "mlp --compress"
+bundles() { # FILE: "B P": top-level packets that are compressed_packets bundles, all packets
+	"$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import pftrace_check as pc
+top = list(pc.fields(open(sys.argv[2], "rb").read()))
+print(sum(1 for n, w, p in top if any(f == pc.TP_COMPRESSED for f, _, _ in pc.fields(p))), len(top))' \
+		"$(dirname "$check")" "$1" || fail "counting the bundles of $1"
+}
+set -- $(bundles "$tmp/mlpz.pftrace")
+[ "$1" -ge 2 ] && [ "$1" -eq "$2" ] || fail "--compress: $1 of $2 packets are compressed_packets bundles"
+[ $(($(wc -c <"$tmp/mlpz.pftrace") * 3)) -lt "$(wc -c <"$tmp/mlp.pftrace")" ] ||
+	fail "--compress: not a third of the plain trace"
+
 # 3. --max-events: stops with a note in the trace and on stderr
 "$NXP_CLI" export "$samples/demo.neff" "$samples/demo.ntff" --format perfetto -o "$tmp/cut.pftrace" \
 	--max-events 500 2>"$tmp/cut.err" || fail "max-events export"
@@ -154,6 +171,17 @@ ccheck="$(dirname "$check")/pftrace_capture_check.py"
 	fail "combined capture"
 grep -q ' 6 nrt_execute -> execution flows' "$tmp/cc.out" ||
 	fail "--combined: want 6 nrt_execute arrows (2 ranks x 3 executions): $(cat "$tmp/cc.out")"
+#    --compress: every file (device, system, combined: written in segments)
+#    in compressed_packets bundles, the same content
+"$NXP_CLI" export --capture "$tmp/cc" --format perfetto -o "$tmp/ccz" --combined --compress --quiet ||
+	fail "capture export --combined --compress"
+"$py" "$ccheck" --cli "$NXP_CLI" --capture "$tmp/cc" --out "$tmp/ccz" --combined >"$tmp/ccz.out" ||
+	fail "combined capture --compress"
+grep -q ' 6 nrt_execute -> execution flows' "$tmp/ccz.out" || fail "--compress: $(cat "$tmp/ccz.out")"
+for f in "$tmp/ccz"/*.pftrace; do
+	set -- $(bundles "$f")
+	[ "$1" -ge 1 ] && [ "$1" -eq "$2" ] || fail "--compress: $1 of $2 packets of $f are bundles"
+done
 #    LNC=2 ranks (two pcores per profile) combine the same way
 "$NXP_CLI" synth --workload mlp --arch trn2 --lnc 2 --seed 3 --capture "$tmp/cl2" --ranks 2 --instructions 3000 \
 	--quiet >/dev/null || fail "synth --capture --lnc 2"

@@ -10,16 +10,18 @@
 #define TL_USAGE                                                                                      \
 	"nxp export NEFF NTFF --format perfetto|chrome-json -o FILE [--from T] [--to T]\n"          \
 	"      [--engine E] [--execution N] [--max-events N] [--window NS] [--no-flows] [--force]\n" \
-	"      [--quiet] [--allow-mismatch]\n"                                                       \
+	"      [--compress] [--quiet] [--allow-mismatch]\n"                                          \
 	"      the device profile as a timeline: a Perfetto trace (open FILE in ui.perfetto.dev),\n"  \
 	"      or Chrome JSON (FILE ending in .gz is gzip'd); T in ns or +1.5ms from the trace\n"     \
 	"      start; --engine: only that engine's instructions; --execution N: only its time;\n"     \
 	"      --max-events: stop after N events (noted in the trace and here); --window: the\n"      \
 	"      sampling window of the utilisation and throughput counters; --no-flows: no\n"        \
 	"      semaphore arrows (they are drawn for a whole-profile Perfetto export and cost\n"     \
-	"      about as much CPU as the rest of the export)\n"                                      \
+	"      about as much CPU as the rest of the export); --compress: Perfetto packets\n"       \
+	"      deflated in compressed_packets bundles (about 1/6 of the size, more CPU; read by\n"   \
+	"      ui.perfetto.dev and trace_processor), Chrome JSON gzip'd\n"                          \
 	"  nxp export --capture DIR --format perfetto -o OUTDIR [--combined] [--no-flows]\n"        \
-	"      [--force] [--quiet]\n"                                                               \
+	"      [--compress] [--force] [--quiet]\n"                                                  \
 	"      [--system-trace-primary-group F,...] [--system-trace-secondary-group F,...]\n"        \
 	"      OUTDIR/device_profile_<NTFF name>.pftrace per device profile and\n"                   \
 	"      OUTDIR/system_profile.pftrace (system events as slices, CPU and memory counters,\n"   \
@@ -49,6 +51,8 @@ int cmd_export_timeline(int argc, char **argv)
 			to_opts.combined = 1;
 		} else if (!strcmp(a, "--no-flows")) {
 			to_opts.device_flows = 0;
+		} else if (!strcmp(a, "--compress")) {
+			to_opts.gzip = 1;
 		} else if (!strcmp(a, "--quiet")) {
 			quiet = 1;
 		} else if (!strcmp(a, "--allow-mismatch")) {

@@ -56,7 +56,12 @@ typedef struct nxp_timeline_options {
 					values), leaving a note in the trace; 0 = no limit */
 	int64_t counter_window_ns; /**< sampling window of the utilisation and throughput
 					counters; 0 = the trace span / 500, at least 1000 ns */
-	int32_t gzip;              /**< Chrome JSON: 1 gzip, 0 plain, -1 = when `path` ends in ".gz" */
+	int32_t gzip;              /**< Chrome JSON: 1 gzip, 0 plain, -1 = when `path` ends in ".gz".
+					Perfetto (since 0.2): 1 = the packets zlib-deflated in
+					TracePacket.compressed_packets bundles of 256 KiB (what
+					Perfetto's own service writes with DEFLATE; read by
+					trace_processor and ui.perfetto.dev): about a sixth of the
+					size for more CPU; 0 or -1 = plain packets */
 	int32_t overwrite;         /**< nonzero: replace an existing file; 0: NXP_E_INVAL if it exists */
 	/* since 0.2, capture export only (nxp_capture_export_timeline; ignored by
 	 * nxp_profile_export_timeline): */

@@ -864,7 +864,8 @@ static int cprof_scan(sx *x, const nxp_capture *c, cprof *cp, const nxp_capture_
 
 /* keep_fd: when not NULL, a second descriptor of the file for the segments
  * written after the sink is finished (the combined file). */
-static int open_out(const char *path, int overwrite, char **tmp, tl_sink **sink, int *keep_fd, nxp_status *st)
+static int open_out(const char *path, int overwrite, int deflate, char **tmp, tl_sink **sink, int *keep_fd,
+		    nxp_status *st)
 {
 	struct stat sb;
 	if (!overwrite && stat(path, &sb) == 0)
@@ -890,7 +891,7 @@ static int open_out(const char *path, int overwrite, char **tmp, tl_sink **sink,
 		*tmp = NULL;
 		return nxp__error_set(st, NXP_E_IO, -1, "cannot write %s: %s", path, strerror(e));
 	}
-	int rc = nxp__perfetto_sink_open(sink, fd, st);
+	int rc = nxp__perfetto_sink_open(sink, fd, deflate, st);
 	if (rc) {
 		if (keep_fd) {
 			close(*keep_fd);
@@ -960,9 +961,9 @@ static int write_system(const nxp_capture *c, const char *dir, const char *out_d
 		rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		goto out;
 	}
-	rc = open_out(spath, o->overwrite, &stmp, &x.sink, NULL, st);
+	rc = open_out(spath, o->overwrite, o->gzip > 0, &stmp, &x.sink, NULL, st);
 	if (!rc && o->combined)
-		rc = open_out(cpath, o->overwrite, &ctmp, &x.csink, &cfd, st);
+		rc = open_out(cpath, o->overwrite, o->gzip > 0, &ctmp, &x.csink, &cfd, st);
 	if (rc)
 		goto out;
 	x.nproc = nxp_capture_process_count(c);
@@ -1054,7 +1055,7 @@ static int write_system(const nxp_capture *c, const char *dir, const char *out_d
 			rc = nxp__error_set(st, NXP_E_IO, -1, "cannot write %s: %s", cpath, strerror(e));
 			break;
 		}
-		rc = nxp__perfetto_sink_open(&x.csink, dfd, st); /* closes dfd on failure */
+		rc = nxp__perfetto_sink_open(&x.csink, dfd, o->gzip > 0, st); /* closes dfd on failure */
 		if (rc) {
 			nxp_profile_close(p);
 			break;

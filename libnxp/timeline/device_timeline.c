@@ -1197,7 +1197,7 @@ NXP_API int nxp_profile_export_timeline(nxp_profile *p, const char *path, const 
 	}
 	(void)fchmod(fd, 0644);
 	int gz = d.o.gzip < 0 ? ends_with(path, ".gz") : d.o.gzip != 0;
-	int rc = d.o.format == NXP_TIMELINE_PERFETTO ? nxp__perfetto_sink_open(&d.sink, fd, st)
+	int rc = d.o.format == NXP_TIMELINE_PERFETTO ? nxp__perfetto_sink_open(&d.sink, fd, d.o.gzip > 0, st)
 						     : nxp__chrome_json_sink_open(&d.sink, fd, gz, st);
 	if (rc) {
 		unlink(tmp);

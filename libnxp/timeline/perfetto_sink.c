@@ -29,7 +29,15 @@
  * uses them; a string's definition rides in the interned_data of the first
  * packet of that sequence that uses it.  Past the interning caps a string is written inline
  * (TrackEvent.name, DebugAnnotation.name/string_value), so memory stays
- * bounded whatever the trace. */
+ * bounded whatever the trace.
+ *
+ * Optionally (nxp_timeline_options.gzip = 1) each buffer of whole packets
+ * (TL_BUF, 256 KiB) is zlib-deflated into one packet whose only field is
+ * TracePacket.compressed_packets (50), as Perfetto's tracing service writes
+ * with compression_type DEFLATE; trace_processor inflates each bundle and reads
+ * the packets inside in order (upstream asks each bundle to stay under 512 KB:
+ * a deflated 256 KiB is at most a few bytes longer).  Sequence state crosses
+ * bundles as it crosses packets. */
 #include "timeline_priv.h"
 
 #include "perfetto_trace.pb-c.h"
@@ -37,6 +45,10 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <zlib.h>
+#ifdef NXP_HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -96,6 +108,12 @@ typedef struct pf_sink {
 	unsigned char *buf;
 	size_t len;
 	int64_t written;
+	int deflate;        /* bundle the packets in compressed_packets (see the top) */
+	unsigned char *zbuf; /* a bundle: its packet head, then the deflated bytes */
+	size_t zcap;
+#ifdef NXP_HAVE_LIBDEFLATE
+	struct libdeflate_compressor *zc;
+#endif
 	pf_seq shared; /* TL_SEQ: track descriptors, and the tracks past TL_MAX_SEQS */
 	int64_t now;   /* the stream's time: the latest timestamp written, on any sequence */
 	pf_seq *seqs;  /* track -> its sequence (open addressing) */
@@ -118,21 +136,68 @@ typedef struct pf_sink {
 	pf_known known[TL_KNOWN_SETS][4];
 } pf_sink;
 
-static int pf_flush(pf_sink *s)
+static int pf_write_all(pf_sink *s, const unsigned char *b, size_t n)
 {
-	size_t off = 0;
-	while (off < s->len) {
-		ssize_t n = write(s->fd, s->buf + off, s->len - off);
-		if (n < 0) {
+	while (n) {
+		ssize_t w = write(s->fd, b, n);
+		if (w < 0) {
 			if (errno == EINTR)
 				continue;
 			return nxp__error_set(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s", strerror(errno));
 		}
-		off += (size_t)n;
+		b += w;
+		n -= (size_t)w;
+		s->written += w;
 	}
-	s->written += (int64_t)s->len;
-	s->len = 0;
 	return 0;
+}
+
+static inline unsigned char *pv(unsigned char *p, uint64_t v);
+static inline size_t vlen(uint64_t v);
+static inline unsigned char *ptag(unsigned char *p, unsigned f, unsigned w);
+
+/* Whole packets b[0, n) as one compressed_packets bundle: Trace.packet (1)
+ * { compressed_packets (50) = zlib(b) }, heads at most 6 + 2 + 5 bytes. */
+#define PF_ZHEAD 16u
+static int pf_write_deflated(pf_sink *s, const unsigned char *b, size_t n)
+{
+	size_t bound = compressBound((uLong)n) + PF_ZHEAD;
+	if (bound > s->zcap) {
+		unsigned char *z = realloc(s->zbuf, bound);
+		if (!z)
+			return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+		s->zbuf = z;
+		s->zcap = bound;
+	}
+	unsigned char *out = s->zbuf + PF_ZHEAD;
+	size_t zn;
+#ifdef NXP_HAVE_LIBDEFLATE
+	zn = libdeflate_zlib_compress(s->zc, b, n, out, s->zcap - PF_ZHEAD);
+	if (!zn)
+		return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "cannot deflate the trace");
+#else
+	uLongf zl = (uLongf)(s->zcap - PF_ZHEAD);
+	if (compress2(out, &zl, b, (uLong)n, Z_BEST_SPEED) != Z_OK)
+		return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "cannot deflate the trace");
+	zn = zl;
+#endif
+	unsigned char head[PF_ZHEAD], *h = head;
+	h = ptag(h, 1, 2);
+	h = pv(h, 2 + vlen(zn) + zn);
+	h = ptag(h, 50, 2);
+	h = pv(h, zn);
+	size_t hn = (size_t)(h - head);
+	memcpy(out - hn, head, hn);
+	return pf_write_all(s, out - hn, hn + zn);
+}
+
+static int pf_flush(pf_sink *s)
+{
+	int rc = 0;
+	if (s->len)
+		rc = s->deflate ? pf_write_deflated(s, s->buf, s->len) : pf_write_all(s, s->buf, s->len);
+	s->len = 0;
+	return rc;
 }
 
 static int pf_put(pf_sink *s, const void *p, size_t n)
@@ -142,23 +207,8 @@ static int pf_put(pf_sink *s, const void *p, size_t n)
 		if (rc)
 			return rc;
 	}
-	if (n > TL_BUF) { /* never for our packets; write straight through */
-		s->len = 0;
-		const unsigned char *b = p;
-		while (n) {
-			ssize_t w = write(s->fd, b, n);
-			if (w < 0) {
-				if (errno == EINTR)
-					continue;
-				return nxp__error_set(s->base.st, NXP_E_IO, -1, "cannot write the trace: %s",
-						strerror(errno));
-			}
-			b += w;
-			n -= (size_t)w;
-			s->written += w;
-		}
-		return 0;
-	}
+	if (n > TL_BUF) /* never for our packets; written (or deflated) whole */
+		return s->deflate ? pf_write_deflated(s, p, n) : pf_write_all(s, p, n);
 	memcpy(s->buf + s->len, p, n);
 	s->len += n;
 	return 0;
@@ -505,6 +555,12 @@ static int pf_write_packet(pf_sink *s, pf_seq *sq, int64_t ts, unsigned flags, c
 	*f++ = 0x0a;
 	f = pv(f, body);
 	size_t total = (size_t)(f - frame) + body;
+	if (s->len + total > TL_BUF && total <= TL_BUF) {
+		/* whole packets in each buffer: a compressed bundle never splits one */
+		int rc = pf_flush(s);
+		if (rc)
+			return rc;
+	}
 	if (s->len + total <= TL_BUF) { /* the common case: straight into the output buffer */
 		unsigned char *o = s->buf + s->len;
 		memcpy(o, frame, (size_t)(f - frame));
@@ -526,6 +582,24 @@ static int pf_write_packet(pf_sink *s, pf_seq *sq, int64_t ts, unsigned flags, c
 		}
 		s->len += total;
 		return 0;
+	}
+	/* A packet longer than the buffer (an interned string that long): the
+	 * buffer is empty; plain, it goes out in pieces; deflated, in one bundle. */
+	unsigned char *big = NULL, *b = NULL;
+	if (s->deflate && !(big = b = malloc(total)))
+		return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
+	if (big) {
+		b = (unsigned char *)memcpy(b, frame, (size_t)(f - frame)) + (f - frame);
+		b = (unsigned char *)memcpy(b, head, (size_t)(h - head)) + (h - head);
+		b = (unsigned char *)memcpy(b, te, tn) + tn;
+		if (inn) {
+			b = ptag(b, 12, 2);
+			b = pv(b, inn);
+			memcpy(b, in, inn);
+		}
+		int rc = pf_write_deflated(s, big, total);
+		free(big);
+		return rc;
 	}
 	int rc = pf_put(s, frame, (size_t)(f - frame));
 	if (!rc)
@@ -1054,6 +1128,11 @@ static void pf_destroy(tl_sink *base)
 	nxp__tl_intern_free(&s->arg_names);
 	nxp__tl_intern_free(&s->strings);
 	free(s->buf);
+	free(s->zbuf);
+#ifdef NXP_HAVE_LIBDEFLATE
+	if (s->zc)
+		libdeflate_free_compressor(s->zc);
+#endif
 	free(s->pack);
 	free(s->heap);
 	for (size_t i = 0; i < s->nparked; i++)
@@ -1066,17 +1145,24 @@ static void pf_destroy(tl_sink *base)
 	free(s->defs);
 	free(s);
 }
-int nxp__perfetto_sink_open(tl_sink **out, int fd, nxp_status *st)
+int nxp__perfetto_sink_open(tl_sink **out, int fd, int deflate, nxp_status *st)
 {
 	pf_sink *s = calloc(1, sizeof(*s));
 	if (s)
 		s->buf = malloc(TL_BUF + TL_SLACK);
+#ifdef NXP_HAVE_LIBDEFLATE
+	if (s && s->buf && deflate && !(s->zc = libdeflate_alloc_compressor(1))) {
+		free(s->buf);
+		s->buf = NULL;
+	}
+#endif
 	if (!s || !s->buf) {
 		free(s);
 		close(fd);
 		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	}
 	s->fd = fd;
+	s->deflate = deflate;
 	s->shared.id = TL_SEQ;
 	s->base.track = pf_track;
 	s->base.event = pf_event;

@@ -91,8 +91,9 @@ struct tl_sink {
 	uint64_t next_flow_id;
 };
 
-/* Open a sink writing to the open file descriptor `fd` (the sink owns it). */
-int nxp__perfetto_sink_open(tl_sink **out, int fd, nxp_status *st);
+/* Open a sink writing to the open file descriptor `fd` (the sink owns it);
+ * Perfetto with `deflate`: packets in compressed_packets bundles. */
+int nxp__perfetto_sink_open(tl_sink **out, int fd, int deflate, nxp_status *st);
 int nxp__chrome_json_sink_open(tl_sink **out, int fd, int gzip, nxp_status *st);
 
 /* device_timeline.c: the content of a device profile into a sink the caller
