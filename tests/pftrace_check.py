@@ -531,6 +531,11 @@ def check_perfetto(path, tables, subset, truncated, expect_flows=False):
                                  for r in tables["instruction"])
     want_d = collections.Counter((r["pcore_idx"], r["queue_name"] or "dma", r["start_ts"], r["duration_ns"],
                                   r["variable"] or r["queue_name"] or "dma") for r in tables["dma"])
+    # bytes and throughput (whole MB/s) of each packet, by its slice's key
+    want_bt = collections.defaultdict(list)
+    for r in tables["dma"]:
+        want_bt[(r["pcore_idx"], r["queue_name"] or "dma", r["start_ts"], r["duration_ns"],
+                 r["variable"] or r["queue_name"] or "dma")].append((r["transfer_bytes"], r["throughput"]))
     got_i, got_d = collections.Counter(), collections.Counter()
     for b, dur in slices:
         tr = tracks[b["track"]]
@@ -542,6 +547,13 @@ def check_perfetto(path, tables, subset, truncated, expect_flows=False):
                 fail("instruction slice without pc/operands arguments")
         elif bn in queues:
             got_d[key] += 1
+            a = b["args"]
+            if "bytes" not in a or "throughput_mbps" not in a:
+                fail("DMA slice without bytes/throughput_mbps arguments")
+            elif want_bt.get(key) and not any(a["bytes"] == n and abs(a["throughput_mbps"] - t / 1e6) <= 0.5 + 1e-6
+                                              for n, t in want_bt[key]):
+                fail("DMA slice %r: bytes %r, throughput_mbps %r; the table has %r" % (key, a["bytes"],
+                                                                                     a["throughput_mbps"], want_bt[key]))
     multiset_cmp("instructions", want_i, got_i)
     multiset_cmp("DMA packets", want_d, got_d)
     want_s = collections.Counter((r["pcore_idx"], r["id"], r["timestamp"], r["value"]) for r in tables["semaphore"])
