@@ -541,13 +541,6 @@ static inline int src_step(f_src *src, ntff_qreader *qr, int good)
 	return rc < 0 ? rc : 0;
 }
 
-/* ticks -> ns as the records' fills convert them */
-static inline int64_t tick_ns(const nxp_profile *p, uint64_t tick)
-{
-	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
-	return (int64_t)(tpn == 1 ? tick : tick / tpn);
-}
-
 /* The next good Instruction record (as nxp_cursor_next_instruction's): 1, 0 at the end, or an error. */
 static int next_instr(nxp_flow_cursor *c)
 {
@@ -564,9 +557,9 @@ static int next_instr(nxp_flow_cursor *c)
 		}
 		f_instr *r = &c->ri;
 		r->id = c->si.it.s.next_id;
-		r->start_ts = tick_ns(c->p, n.start_tick);
-		r->end_ts = tick_ns(c->p, n.end_tick);
-		r->evt_wait_time_ns = tick_ns(c->p, n.wait_ticks);
+		r->start_ts = ntff_tick_ns(c->p, n.start_tick);
+		r->end_ts = ntff_tick_ns(c->p, n.end_tick);
+		r->evt_wait_time_ns = ntff_tick_ns(c->p, n.wait_ticks);
 		r->pcore_idx = q->pcore;
 		r->engine_id = q->engine;
 		r->pc = n.pc;
@@ -592,8 +585,8 @@ static int next_dma(nxp_flow_cursor *c)
 		}
 		f_dma *r = &c->rd;
 		r->id = c->sd.it.s.next_id;
-		r->start_ts = tick_ns(c->p, n.start_tick);
-		r->end_ts = tick_ns(c->p, n.end_tick);
+		r->start_ts = ntff_tick_ns(c->p, n.start_tick);
+		r->end_ts = ntff_tick_ns(c->p, n.end_tick);
 		r->pcore_idx = q->pcore;
 		r->queue_idx = q->queue_idx;
 		r->queue_name = q->name;
@@ -740,17 +733,6 @@ static int load_static(nxp_flow_cursor *c)
 	return 0;
 }
 
-/* ns -> tick as nxp_cursor_open converts its start_ts */
-static uint64_t tick_of(const nxp_profile *p, int64_t ns)
-{
-	if (ns <= 0)
-		return 0;
-	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
-	if ((uint64_t)ns > ((uint64_t)INT64_MAX + 1) / tpn)
-		return (uint64_t)INT64_MAX + 1; /* beyond every valid key */
-	return (uint64_t)ns * tpn;
-}
-
 /* A source of `table`'s records from start_ts on (the queues a default
  * nxp_cursor_options selects), positioned as nxp_cursor_open positions. */
 static int src_open(f_src *src, nxp_profile *p, int table, int64_t start_ts, nxp_status *st)
@@ -758,7 +740,7 @@ static int src_open(f_src *src, nxp_profile *p, int table, int64_t start_ts, nxp
 	nxp_cursor_options co;
 	nxp_cursor_options_init(&co);
 	co.start_ts = start_ts;
-	uint64_t from = start_ts == INT64_MIN ? 0 : tick_of(p, start_ts);
+	uint64_t from = start_ts == INT64_MIN ? 0 : ntff_tick_of(p, start_ts);
 	int rc = ntff_iter_open(&src->it, p, ntff_table_get(table), &co, from, UINT64_MAX);
 	if (rc)
 		return nxp__error_set(st, rc, -1, "out of memory");

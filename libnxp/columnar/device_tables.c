@@ -618,16 +618,6 @@ out:
 	return result;
 }
 
-static uint64_t tick_of(const nxp_profile *p, int64_t ns)
-{
-	if (ns <= 0)
-		return 0;
-	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
-	if ((uint64_t)ns > ((uint64_t)INT64_MAX + 1) / tpn)
-		return (uint64_t)INT64_MAX + 1; /* beyond every valid key (as the cursor) */
-	return (uint64_t)ns * tpn;
-}
-
 /* Each projected column's index in `names` (a column-by-column table's
  * sources) into a new array *out (freed by dev_free through the table's
  * state); NXP_E_INVAL for a column the table has no source for. */
@@ -701,8 +691,8 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 			dev_free(d);
 			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		}
-		uint64_t from = co.start_ts == INT64_MIN ? 0 : tick_of(p, co.start_ts);
-		uint64_t to = co.end_ts == INT64_MAX ? UINT64_MAX : tick_of(p, co.end_ts);
+		uint64_t from = co.start_ts == INT64_MIN ? 0 : ntff_tick_of(p, co.start_ts);
+		uint64_t to = co.end_ts == INT64_MAX ? UINT64_MAX : ntff_tick_of(p, co.end_ts);
 		rc = ntff_iter_open(&d->it, p, d->nt, &co, from, to);
 		if (rc) {
 			dev_free(d);

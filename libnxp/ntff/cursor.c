@@ -19,16 +19,6 @@ struct nxp_cursor {
 	void *derived;      /* a derived table's state */
 };
 
-static uint64_t tick_of(const nxp_profile *p, int64_t ns)
-{
-	if (ns <= 0)
-		return 0;
-	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
-	if ((uint64_t)ns > ((uint64_t)INT64_MAX + 1) / tpn)
-		return (uint64_t)INT64_MAX + 1; /* beyond every valid key */
-	return (uint64_t)ns * tpn;
-}
-
 static int selected(const ntff_queue *q, const void *arg)
 {
 	const nxp_cursor *c = arg;
@@ -70,8 +60,8 @@ int nxp_cursor_open(nxp_cursor **out, nxp_profile *p, int table, const nxp_curso
 	if (o.queue_name && !(c->queue_name = strdup(o.queue_name)))
 		rc = NXP_E_NOMEM;
 	c->opts.queue_name = c->queue_name;
-	uint64_t from = o.start_ts == INT64_MIN ? 0 : tick_of(p, o.start_ts);
-	uint64_t to = o.end_ts == INT64_MAX ? UINT64_MAX : tick_of(p, o.end_ts);
+	uint64_t from = o.start_ts == INT64_MIN ? 0 : ntff_tick_of(p, o.start_ts);
+	uint64_t to = o.end_ts == INT64_MAX ? UINT64_MAX : ntff_tick_of(p, o.end_ts);
 	if (!rc && !t->derived)
 		rc = ntff_iter_open(&c->it, p, t, &c->opts, from, to);
 	else if (!rc && !(rc = ntff_scan_open(&c->it.s, p, selected, c, from, to)))
@@ -118,7 +108,7 @@ int nxp_cursor_seek(nxp_cursor *c, int64_t ts)
 		return NXP_E_INVAL;
 	if (c->it.s.failed)
 		return c->it.s.err.code;
-	uint64_t t = tick_of(c->it.s.p, ts);
+	uint64_t t = ntff_tick_of(c->it.s.p, ts);
 	if (t < c->it.s.from_tick)
 		t = c->it.s.from_tick;
 	int rc = reposition(c, t);

@@ -76,6 +76,26 @@ static inline const char *ntff_str(const nxp_profile *p, uint64_t ref)
 	return ref < p->strtab_len ? p->strtab + ref : NULL;
 }
 
+/* ticks -> ns as the records' fills convert them; most traces tick once per
+ * ns, and a 64-bit division costs more than the rest of a record's decode. */
+static inline int64_t ntff_tick_ns(const nxp_profile *p, uint64_t tick)
+{
+	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
+	return (int64_t)(tpn == 1 ? tick : tick / tpn);
+}
+
+/* ns -> ticks as nxp_cursor_open converts a window bound: 0 for ns <= 0,
+ * 2^63 (beyond every valid key) when the product overflows. */
+static inline uint64_t ntff_tick_of(const nxp_profile *p, int64_t ns)
+{
+	if (ns <= 0)
+		return 0;
+	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
+	if ((uint64_t)ns > ((uint64_t)INT64_MAX + 1) / tpn)
+		return (uint64_t)INT64_MAX + 1;
+	return (uint64_t)ns * tpn;
+}
+
 /* ==== The read path ========================================================
  *
  *   profile_open.c  nxp_profile: index (or a walk), STRTAB, QUEUES, META, the

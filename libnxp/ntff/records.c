@@ -15,14 +15,6 @@ static const char *const memory_names[] = {"", "sbuf", "psum", "hbm"};
 static const char *const sem_ops[] = {"set", "increment", "decrement", "clear"};
 static const char *const error_types[] = {"Custom Notification", "Errors", "Warnings"};
 
-/* ticks → ns; most traces tick once per ns, and a 64-bit division costs more
- * than the rest of a record's decode. */
-static inline int64_t to_ns(const nxp_profile *p, uint64_t tick)
-{
-	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
-	return (int64_t)(tpn == 1 ? tick : tick / tpn);
-}
-
 /* Every field is assigned (no memset: this is the hottest loop of the library). */
 static int fill_instruction(ntff_scan *s, const ntff_queue *q, const uint8_t *rec, void *out)
 {
@@ -33,15 +25,15 @@ static int fill_instruction(ntff_scan *s, const ntff_queue *q, const uint8_t *re
 	if (!ntff_instruction_ok(&n))
 		return NXP__BAD_RECORD;
 	r->struct_size = sizeof(*r);
-	r->start_ts = to_ns(p, n.start_tick);
-	r->end_ts = to_ns(p, n.end_tick);
+	r->start_ts = ntff_tick_ns(p, n.start_tick);
+	r->end_ts = ntff_tick_ns(p, n.end_tick);
 	r->duration_ns = r->end_ts - r->start_ts;
 	r->engine = q->engine_name;
 	r->engine_id = q->engine;
 	r->pcore_idx = q->pcore;
 	r->id = s->next_id;
 	r->pc = n.pc;
-	r->evt_wait_time_ns = to_ns(p, n.wait_ticks);
+	r->evt_wait_time_ns = ntff_tick_ns(p, n.wait_ticks);
 	r->execution_index = n.execution_index;
 	const nxp_static_instr *si = n.pc < q->nsi ? &q->si[n.pc] : NULL;
 	if (!si) {
@@ -101,8 +93,8 @@ static int fill_dma(ntff_scan *s, const ntff_queue *q, const uint8_t *rec, void 
 		return NXP__BAD_RECORD;
 	const char *var = ntff_str(p, n.variable);
 	r->struct_size = sizeof(*r);
-	r->start_ts = to_ns(p, n.start_tick);
-	r->end_ts = to_ns(p, n.end_tick);
+	r->start_ts = ntff_tick_ns(p, n.start_tick);
+	r->end_ts = ntff_tick_ns(p, n.end_tick);
 	r->duration_ns = r->end_ts - r->start_ts;
 	r->pcore_idx = q->pcore;
 	r->id = s->next_id;

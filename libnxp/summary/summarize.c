@@ -626,24 +626,6 @@ static int do_throttle(pass *ps, const nxp_throttle *t)
  * decodes only the fields it sums: filling the public records (strings, the
  * NEFF join of every column) cost more than the summing. */
 
-/* ticks -> ns as the records' fills convert them */
-static inline int64_t tick_ns(const nxp_profile *p, uint64_t tick)
-{
-	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
-	return (int64_t)(tpn == 1 ? tick : tick / tpn);
-}
-
-/* ns -> ticks as nxp_cursor_open converts a window bound. */
-static uint64_t tick_of(const nxp_profile *p, int64_t ns)
-{
-	if (ns <= 0)
-		return 0;
-	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
-	if ((uint64_t)ns > ((uint64_t)INT64_MAX + 1) / tpn)
-		return (uint64_t)INT64_MAX + 1; /* beyond every valid key */
-	return (uint64_t)ns * tpn;
-}
-
 /* The cursor options and the window in ticks that select the region. */
 static void region_selection(const nxp_profile *p, const region *rg, nxp_cursor_options *o, uint64_t *from,
 			     uint64_t *to)
@@ -652,8 +634,8 @@ static void region_selection(const nxp_profile *p, const region *rg, nxp_cursor_
 	o->start_ts = rg->lo;
 	o->end_ts = rg->hi;
 	o->pcore_idx = rg->pcore;
-	*from = rg->lo == INT64_MIN ? 0 : tick_of(p, rg->lo);
-	*to = rg->hi == INT64_MAX ? UINT64_MAX : tick_of(p, rg->hi);
+	*from = rg->lo == INT64_MIN ? 0 : ntff_tick_of(p, rg->lo);
+	*to = rg->hi == INT64_MAX ? UINT64_MAX : ntff_tick_of(p, rg->hi);
 }
 
 /* Open `table`'s iteration over the region, positioned at its start, as
@@ -700,9 +682,9 @@ static inline __attribute__((always_inline)) int next_instr(ntff_iter *it, irec 
 		const int good = ntff_instruction_ok(&n);
 		if (good) {
 			const ntff_queue *q = qr->q;
-			r->start_ts = tick_ns(s->p, n.start_tick);
-			r->end_ts = tick_ns(s->p, n.end_tick);
-			r->evt_wait_time_ns = tick_ns(s->p, n.wait_ticks);
+			r->start_ts = ntff_tick_ns(s->p, n.start_tick);
+			r->end_ts = ntff_tick_ns(s->p, n.end_tick);
+			r->evt_wait_time_ns = ntff_tick_ns(s->p, n.wait_ticks);
 			r->engine = q->engine;
 			r->si = n.pc < q->nsi ? &q->si[n.pc] : NULL;
 			s->stats.unknown_pcs += !r->si;
@@ -730,8 +712,8 @@ static inline __attribute__((always_inline)) int next_dma(ntff_iter *it, drec *r
 		ntff_decode_dma(qr->rec, &n);
 		const int good = ntff_dma_ok(s->p, &n);
 		if (good) {
-			r->start_ts = tick_ns(s->p, n.start_tick);
-			r->end_ts = tick_ns(s->p, n.end_tick);
+			r->start_ts = ntff_tick_ns(s->p, n.start_tick);
+			r->end_ts = ntff_tick_ns(s->p, n.end_tick);
 			r->read_bytes = n.read_bytes;
 			r->write_bytes = n.write_bytes;
 			r->packet_aggregation_id = n.packet_aggregation_id;
