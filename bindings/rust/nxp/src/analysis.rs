@@ -108,6 +108,7 @@ pub struct TimelineOptions {
     pub max_events: Option<i64>,
     pub counter_window_ns: Option<i64>,
     /// Chrome JSON: Some(true) gzip, Some(false) plain, None = when the path ends in ".gz".
+    /// Perfetto: Some(true) = packets deflated in `compressed_packets` bundles; otherwise plain.
     pub gzip: Option<bool>,
     pub overwrite: bool,
 }
