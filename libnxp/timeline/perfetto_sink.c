@@ -44,6 +44,7 @@
 #include "status.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <zlib.h>
 #ifdef NXP_HAVE_LIBDEFLATE
@@ -350,6 +351,48 @@ static int pf_seq_start(pf_sink *s, pf_seq *sq)
 	return pf_put(s, out, (size_t)(f - out));
 }
 
+/* ---- the sink's three open-addressing tables (sequences by track, defined
+ * strings, open slots by track): each element begins with its nonzero 64-bit
+ * key (0 = empty slot), the capacity is a power of two, at most half full. */
+_Static_assert(offsetof(pf_seq, track) == 0 && offsetof(open_slot, track) == 0, "oa_*: the key comes first");
+
+static inline uint64_t oa_key(const void *e)
+{
+	uint64_t k;
+	memcpy(&k, e, sizeof(k));
+	return k;
+}
+
+/* The index of `key` in tab, or of the empty slot where it would go. */
+static inline size_t oa_slot(const void *tab, size_t cap, size_t esz, uint64_t key)
+{
+	const unsigned char *t = tab;
+	size_t j = (size_t)(key * 0x9e3779b97f4a7c15ull >> 32) & (cap - 1);
+	uint64_t k;
+	while ((k = oa_key(t + j * esz)) && k != key)
+		j = (j + 1) & (cap - 1);
+	return j;
+}
+
+/* Room for one more element of n (capacity `first` the first time, doubled
+ * and rehashed after): 0, or -1 when out of memory (the table unchanged). */
+static int oa_reserve(void **tab, size_t *cap, size_t n, size_t esz, size_t first)
+{
+	if ((n + 1) * 2 <= *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : first;
+	unsigned char *t = calloc(nc, esz), *o = *tab;
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < *cap; i++)
+		if (oa_key(o + i * esz))
+			memcpy(t + oa_slot(t, nc, esz, oa_key(o + i * esz)) * esz, o + i * esz, esz);
+	free(o);
+	*tab = t;
+	*cap = nc;
+	return 0;
+}
+
 static int pf_start(pf_sink *s)
 {
 	return pf_seq_start(s, &s->shared);
@@ -359,36 +402,16 @@ static int pf_start(pf_sink *s)
  * than TL_MAX_SEQS, else the shared one. */
 static pf_seq *seq_of(pf_sink *s, uint64_t track)
 {
-	if (s->seqs_cap) {
-		size_t j = (size_t)(track * 0x9e3779b97f4a7c15ull >> 32) & (s->seqs_cap - 1);
-		while (s->seqs[j].track) {
-			if (s->seqs[j].track == track)
-				return &s->seqs[j];
-			j = (j + 1) & (s->seqs_cap - 1);
-		}
+	if (s->seqs_cap && track) {
+		pf_seq *e = &s->seqs[oa_slot(s->seqs, s->seqs_cap, sizeof(*e), track)];
+		if (e->track)
+			return e;
 	}
 	if (!track || s->nseqs >= TL_MAX_SEQS)
 		return &s->shared;
-	if ((s->nseqs + 1) * 2 > s->seqs_cap) {
-		size_t nc = s->seqs_cap ? s->seqs_cap * 2 : 64;
-		pf_seq *n = calloc(nc, sizeof(*n));
-		if (!n)
-			return NULL;
-		for (size_t i = 0; i < s->seqs_cap; i++) {
-			if (!s->seqs[i].track)
-				continue;
-			size_t j = (size_t)(s->seqs[i].track * 0x9e3779b97f4a7c15ull >> 32) & (nc - 1);
-			while (n[j].track)
-				j = (j + 1) & (nc - 1);
-			n[j] = s->seqs[i];
-		}
-		free(s->seqs);
-		s->seqs = n;
-		s->seqs_cap = nc;
-	}
-	size_t j = (size_t)(track * 0x9e3779b97f4a7c15ull >> 32) & (s->seqs_cap - 1);
-	while (s->seqs[j].track)
-		j = (j + 1) & (s->seqs_cap - 1);
+	if (oa_reserve((void **)&s->seqs, &s->seqs_cap, s->nseqs, sizeof(pf_seq), 64))
+		return NULL;
+	size_t j = oa_slot(s->seqs, s->seqs_cap, sizeof(pf_seq), track);
 	s->seqs[j].track = track;
 	s->seqs[j].id = TL_SEQ + 1 + (uint32_t)s->nseqs++;
 	return &s->seqs[j];
@@ -403,37 +426,13 @@ static int def_seen(pf_sink *s, const pf_seq *sq, unsigned table, uint64_t iid)
 	if (!iid || iid >= (1u << 24))
 		return -1;
 	uint64_t key = ((uint64_t)sq->id << 26) | ((uint64_t)table << 24) | iid;
-	if (s->defs_cap) {
-		size_t j = (size_t)(key * 0x9e3779b97f4a7c15ull >> 32) & (s->defs_cap - 1);
-		while (s->defs[j]) {
-			if (s->defs[j] == key)
-				return 1;
-			j = (j + 1) & (s->defs_cap - 1);
-		}
-	}
+	if (s->defs_cap && s->defs[oa_slot(s->defs, s->defs_cap, sizeof(uint64_t), key)])
+		return 1;
 	if (s->ndefs >= TL_MAX_DEFS)
 		return -1;
-	if ((s->ndefs + 1) * 2 > s->defs_cap) {
-		size_t nc = s->defs_cap ? s->defs_cap * 2 : 1024;
-		uint64_t *n = calloc(nc, sizeof(*n));
-		if (!n)
-			return -1;
-		for (size_t i = 0; i < s->defs_cap; i++) {
-			if (!s->defs[i])
-				continue;
-			size_t j = (size_t)(s->defs[i] * 0x9e3779b97f4a7c15ull >> 32) & (nc - 1);
-			while (n[j])
-				j = (j + 1) & (nc - 1);
-			n[j] = s->defs[i];
-		}
-		free(s->defs);
-		s->defs = n;
-		s->defs_cap = nc;
-	}
-	size_t j = (size_t)(key * 0x9e3779b97f4a7c15ull >> 32) & (s->defs_cap - 1);
-	while (s->defs[j])
-		j = (j + 1) & (s->defs_cap - 1);
-	s->defs[j] = key;
+	if (oa_reserve((void **)&s->defs, &s->defs_cap, s->ndefs, sizeof(uint64_t), 1024))
+		return -1;
+	s->defs[oa_slot(s->defs, s->defs_cap, sizeof(uint64_t), key)] = key;
 	s->ndefs++;
 	return 0;
 }
@@ -679,13 +678,8 @@ static open_slot *slot_find(pf_sink *s, uint64_t track)
 {
 	if (!s->slots_cap)
 		return NULL;
-	size_t j = (size_t)(track * 0x9e3779b97f4a7c15ull >> 32) & (s->slots_cap - 1);
-	while (s->slots[j].track) {
-		if (s->slots[j].track == track)
-			return &s->slots[j];
-		j = (j + 1) & (s->slots_cap - 1);
-	}
-	return NULL;
+	open_slot *o = &s->slots[oa_slot(s->slots, s->slots_cap, sizeof(*o), track)];
+	return o->track ? o : NULL;
 }
 
 static open_slot *slot_get(pf_sink *s, uint64_t track)
@@ -693,26 +687,9 @@ static open_slot *slot_get(pf_sink *s, uint64_t track)
 	open_slot *o = slot_find(s, track);
 	if (o)
 		return o;
-	if ((s->nslots + 1) * 2 > s->slots_cap) {
-		size_t nc = s->slots_cap ? s->slots_cap * 2 : 64;
-		open_slot *n = calloc(nc, sizeof(*n));
-		if (!n)
-			return NULL;
-		for (size_t i = 0; i < s->slots_cap; i++) {
-			if (!s->slots[i].track)
-				continue;
-			size_t j = (size_t)(s->slots[i].track * 0x9e3779b97f4a7c15ull >> 32) & (nc - 1);
-			while (n[j].track)
-				j = (j + 1) & (nc - 1);
-			n[j] = s->slots[i];
-		}
-		free(s->slots);
-		s->slots = n;
-		s->slots_cap = nc;
-	}
-	size_t j = (size_t)(track * 0x9e3779b97f4a7c15ull >> 32) & (s->slots_cap - 1);
-	while (s->slots[j].track)
-		j = (j + 1) & (s->slots_cap - 1);
+	if (oa_reserve((void **)&s->slots, &s->slots_cap, s->nslots, sizeof(open_slot), 64))
+		return NULL;
+	size_t j = oa_slot(s->slots, s->slots_cap, sizeof(open_slot), track);
 	s->slots[j].track = track;
 	s->nslots++;
 	return &s->slots[j];
