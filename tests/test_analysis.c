@@ -349,44 +349,35 @@ static int wait_edge(nxp_profile *p, int64_t out_id, nxp_flow *e)
 	return found;
 }
 
+/* The chain with `n` earlier updates of S[1] to `value`: the tensor wait's
+ * edge must come from row want_id at want_ts, exact or not. */
+static void history_case(int n, int value, int64_t want_id, int64_t want_ts, int want_exact)
+{
+	chain_pre_n = n;
+	chain_pre_value = value;
+	nxp_profile *p = open_chain();
+	nxp_flow e;
+	ck_assert_int_eq(wait_edge(p, instr_id(p, NXP_ENGINE_TENSOR), &e), 1);
+	ck_assert_int_eq(e.in_id, want_id);
+	ck_assert_int_eq(e.in_ts, want_ts);
+	ck_assert_int_eq(e.out_ts, 600); /* the wait (S[1] >= 1) can proceed at 600 */
+	ck_assert_int_eq(e.exact, want_exact);
+	close_chain(p);
+	chain_pre_n = 0;
+}
+
 /* More updates of one semaphore than its history keeps (64): the wait still
  * finds its update through the ring, and says when it cannot be sure. */
 START_TEST(flow_semaphore_history)
 {
-	nxp_flow e;
-	/* 100 updates to 0, then 1 at 600: the tensor wait (S[1] >= 1, can
-	 * proceed at 600) is released by row 100, the first to satisfy it */
-	chain_pre_n = 100;
-	chain_pre_value = 0;
-	nxp_profile *p = open_chain();
-	int64_t mm = instr_id(p, NXP_ENGINE_TENSOR);
-	ck_assert_int_eq(wait_edge(p, mm, &e), 1);
-	ck_assert_int_eq(e.in_id, 100);
-	ck_assert_int_eq(e.in_ts, 600);
-	ck_assert_int_eq(e.out_ts, 600);
-	ck_assert_int_eq(e.exact, 1);
-	close_chain(p);
+	/* 100 updates to 0, then 1 at 600: released by row 100, the first to satisfy it */
+	history_case(100, 0, 100, 600, 1);
 	/* 100 updates to 1 before it: the earliest remembered (of the last 64,
 	 * ticks 537..600 = rows 37..100) satisfied it; older ones were forgotten,
 	 * so the edge is not exact */
-	chain_pre_value = 1;
-	p = open_chain();
-	mm = instr_id(p, NXP_ENGINE_TENSOR);
-	ck_assert_int_eq(wait_edge(p, mm, &e), 1);
-	ck_assert_int_eq(e.in_id, 37);
-	ck_assert_int_eq(e.in_ts, 537);
-	ck_assert_int_eq(e.exact, 0);
-	close_chain(p);
+	history_case(100, 1, 37, 537, 0);
 	/* 30 updates to 1: all remembered, the first (row 0 at 500) is exact */
-	chain_pre_n = 30;
-	p = open_chain();
-	mm = instr_id(p, NXP_ENGINE_TENSOR);
-	ck_assert_int_eq(wait_edge(p, mm, &e), 1);
-	ck_assert_int_eq(e.in_id, 0);
-	ck_assert_int_eq(e.in_ts, 500);
-	ck_assert_int_eq(e.exact, 1);
-	close_chain(p);
-	chain_pre_n = 0;
+	history_case(30, 1, 0, 500, 1);
 }
 END_TEST
 
