@@ -129,10 +129,9 @@ int64_t nxp_cursor_position(nxp_cursor *c)
 
 int nxp_cursor_get_stats(const nxp_cursor *c, nxp_cursor_stats *out)
 {
-	if (!c || !nxp_struct_ok(out, sizeof(size_t) + sizeof(int64_t)))
+	if (!c)
 		return NXP_E_INVAL;
-	nxp_struct_out(out, &c->it.s.stats, sizeof(c->it.s.stats));
-	return NXP_OK;
+	return NXP__STRUCT_OUT(out, c->it.s.stats, sizeof(size_t) + sizeof(int64_t));
 }
 
 /* Next record into `rec`, a full-size struct of the cursor's table.  An
@@ -152,7 +151,7 @@ static int next_full(nxp_cursor *c, void *rec)
  * as ours, else through a full-size temporary. */
 static int next_typed(nxp_cursor *c, int table, void *rec)
 {
-	if (!c || !rec || c->t->table != table || !nxp_struct_ok(rec, sizeof(size_t) + sizeof(int64_t)))
+	if (!c || !rec || c->t->table != table || !nxp__struct_size_ok(rec, sizeof(size_t) + sizeof(int64_t)))
 		return NXP_E_INVAL;
 	size_t ours = c->t->struct_size, theirs = *(size_t *)rec;
 	union {
@@ -173,7 +172,7 @@ static int next_typed(nxp_cursor *c, int table, void *rec)
 		if (theirs > ours)
 			memset((char *)rec + ours, 0, theirs - ours);
 	} else {
-		nxp_struct_out(rec, &tmp, ours);
+		(void)nxp__struct_out(rec, &tmp, ours, sizeof(size_t)); /* checked above */
 	}
 	c->it.s.stats.records++;
 	return NXP_OK;

@@ -229,10 +229,10 @@ static int put_str(nxp_ntff_writer *w, unsigned key, const char *s)
 int nxp_ntff_writer_open_path(nxp_ntff_writer **out, const char *path, const nxp_ntff_info *info,
 			      const nxp_ntff_writer_options *opts, nxp_status *st)
 {
-	if (!out || !path || !nxp_struct_ok(info, offsetof(nxp_ntff_info, num_physical_cores) + sizeof(int32_t)))
+	if (!out || !path || !nxp__struct_size_ok(info, offsetof(nxp_ntff_info, num_physical_cores) + sizeof(int32_t)))
 		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_ntff_writer_open_path: NULL argument or short struct");
 	*out = NULL;
-	if (opts && !nxp_struct_ok(opts, offsetof(nxp_ntff_writer_options, compression_level) + sizeof(int32_t)))
+	if (opts && !nxp__struct_size_ok(opts, offsetof(nxp_ntff_writer_options, compression_level) + sizeof(int32_t)))
 		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_ntff_writer_open_path: short options struct");
 	nxp_ntff_info in; /* fields an older caller's header lacks keep their defaults */
 	nxp_ntff_info_init(&in);
@@ -316,7 +316,7 @@ int nxp_ntff_writer_open_path(nxp_ntff_writer **out, const char *path, const nxp
 
 int32_t nxp_ntff_writer_add_queue(nxp_ntff_writer *w, const nxp_ntff_queue *q)
 {
-	if (!w || !nxp_struct_ok(q, offsetof(nxp_ntff_queue, engine_idx) + sizeof(int32_t)))
+	if (!w || !nxp__struct_size_ok(q, offsetof(nxp_ntff_queue, engine_idx) + sizeof(int32_t)))
 		return NXP_E_INVAL;
 	int rc = wusable(w);
 	if (rc)

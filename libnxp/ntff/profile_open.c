@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* nxp_profile: open a NEFF/NTFF pair, read the NTFF's index, string table,
  * queue table and metadata, check the pairing. */
+#include "abi_struct.h"
 #include "ntff_priv.h"
 #include "source.h"
 #include "status.h"
@@ -606,7 +607,7 @@ int nxp_profile_open(nxp_profile **out, nxp_source *neff, nxp_source *ntff, cons
 	if (!out || !neff || !ntff)
 		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_open: NULL argument");
 	*out = NULL;
-	if (opts && !nxp_struct_ok(opts, offsetof(nxp_profile_options, max_section_size) + sizeof(uint64_t)))
+	if (opts && !nxp__struct_size_ok(opts, offsetof(nxp_profile_options, max_section_size) + sizeof(uint64_t)))
 		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_open: short options struct");
 	if (!nxp_source_seekable(ntff))
 		return nxp__error_set(st, NXP_E_UNSUPPORTED, -1,
@@ -727,8 +728,7 @@ const nxp_neff *nxp_profile_neff(const nxp_profile *p)
 
 int nxp_profile_get_metadata(const nxp_profile *p, nxp_metadata *out)
 {
-	if (!p || !nxp_struct_ok(out, sizeof(size_t) + sizeof(void *)))
+	if (!p)
 		return NXP_E_INVAL;
-	nxp_struct_out(out, &p->meta, sizeof(p->meta));
-	return NXP_OK;
+	return NXP__STRUCT_OUT(out, p->meta, sizeof(size_t) + sizeof(void *));
 }
