@@ -381,6 +381,87 @@ START_TEST(flow_semaphore_history)
 }
 END_TEST
 
+/* One DMA queue whose packet_aggregation_id comes back (0, 1, 0): the second
+ * transfer 0 opens beside the first, and a packet continuing it extends every
+ * open transfer 0.  The completion at 500 then sees two transfers ending
+ * there (inferred, the first one freed); the one at 600 only the second. */
+START_TEST(flow_agg_reused)
+{
+	dir = tu_tmpdir();
+	neff_path = tu_path(dir, "chain.neff");
+	ntff_path = tu_path(dir, "agg.ntff");
+	make_neff(neff_path);
+	nxp_ntff_info info;
+	nxp_ntff_info_init(&info);
+	memcpy(info.neff_uuid, UUID, 16);
+	info.arch = "trn2";
+	nxp_ntff_writer *w;
+	ck_assert_int_eq(nxp_ntff_writer_open_path(&w, ntff_path, &info, NULL, NULL), NXP_OK);
+	int32_t qsync = add_q(w, NXP_QUEUE_INSTRUCTION, NXP_ENGINE_SYNC, NULL);
+	int32_t qd = add_q(w, NXP_QUEUE_DMA, -1, "q_in");
+	int32_t qs = add_q(w, NXP_QUEUE_SEMAPHORE, -1, NULL);
+	instr(w, qsync, 0, 100, 0);     /* DMAMEMCPY: triggers the first transfer */
+	packet(w, qd, 150, 200, 0, 0);  /* id 0: transfer 0 */
+	packet(w, qd, 210, 300, 1, 0);  /* id 1: transfer 1 */
+	packet(w, qd, 310, 400, 0, 0);  /* id 2: transfer 0 again, a second open one */
+	packet(w, qd, 410, 500, 0, 1);  /* id 3: extends both transfers 0 to 500 */
+	packet(w, qd, 510, 600, 0, 2);  /* id 4: extends the one still open to 600 */
+	sem(w, qs, 500, 1, NXP_ENGINE_SYNC, 1);
+	sem(w, qs, 600, 1, NXP_ENGINE_SYNC, 2);
+	ck_assert_int_eq(nxp_ntff_writer_finish(w), NXP_OK);
+	nxp_ntff_writer_close(w);
+	nxp_profile *p;
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_msg(nxp_profile_open_path(&p, neff_path, ntff_path, NULL, &st) == NXP_OK, "%s", st.message);
+
+	nxp_flow_cursor *c;
+	ck_assert_int_eq(nxp_flow_cursor_open(&c, p, NULL, &st), NXP_OK);
+	nxp_flow f = {.struct_size = sizeof(f)};
+	int n = 0, completions = 0;
+	int rc;
+	while ((rc = nxp_flow_cursor_next(c, &f)) == NXP_OK) {
+		n++;
+		if (f.kind == NXP_FLOW_DMA_TRIGGER) {
+			ck_assert_int_eq(f.out_id, 0);
+			ck_assert_int_eq(f.in_ts, 100);
+			continue;
+		}
+		ck_assert_int_eq(f.kind, NXP_FLOW_DMA_COMPLETION);
+		ck_assert_int_eq(f.out_id, completions);
+		if (completions++ == 0) {
+			ck_assert_int_eq(f.in_id, 3);
+			ck_assert_int_eq(f.in_ts, 500);
+			ck_assert_int_eq(f.exact, 0); /* two transfers ended at 500 */
+		} else {
+			ck_assert_int_eq(f.in_id, 4);
+			ck_assert_int_eq(f.in_ts, 600);
+			ck_assert_int_eq(f.exact, 1);
+		}
+	}
+	ck_assert_int_eq(rc, NXP_END);
+	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(completions, 2);
+	nxp_flow_cursor_close(c);
+
+	/* a caller struct larger than ours: the same edges, the unknown tail zeroed */
+	struct {
+		nxp_flow f;
+		int64_t more;
+	} big;
+	ck_assert_int_eq(nxp_flow_cursor_open(&c, p, NULL, &st), NXP_OK);
+	memset(&big, 0xab, sizeof(big));
+	big.f.struct_size = sizeof(big);
+	ck_assert_int_eq(nxp_flow_cursor_next(c, (nxp_flow *)&big), NXP_OK);
+	ck_assert_uint_eq(big.f.struct_size, sizeof(big));
+	ck_assert_int_eq(big.f.kind, NXP_FLOW_DMA_TRIGGER);
+	ck_assert_int_eq(big.f.in_ts, 100);
+	ck_assert_int_eq(big.more, 0);
+	nxp_flow_cursor_close(c);
+	close_chain(p);
+}
+END_TEST
+
 static int64_t breakdown(const nxp_critical_path *cp, const char *name, int64_t *sum)
 {
 	int64_t v = -1;
@@ -821,6 +902,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, chain_flows);
 	tcase_add_test(tc, flow_semaphore_history);
+	tcase_add_test(tc, flow_agg_reused);
 	tcase_add_test(tc, chain_critical_path);
 	tcase_add_test(tc, insights_fire_and_not);
 	tcase_add_test(tc, insights_throttled_window);

@@ -86,6 +86,11 @@ typedef struct qstate {
 	int next;         /* slot replaced next */
 	int64_t cur_agg;
 	int have_cur;
+	/* The slots of t that are used and hold cur_agg (bit i = t[i]): what a
+	 * packet continuing the current transfer updates, without a search of
+	 * all eight per packet.  Kept when a slot is replaced, cur_agg changes
+	 * or a completion frees a slot. */
+	unsigned cur_mask;
 } qstate;
 
 /* The fields of the records the edges use (as in the public records). */
@@ -98,6 +103,7 @@ typedef struct f_instr {
 typedef struct f_dma {
 	int64_t id, start_ts, end_ts, pcore_idx, queue_idx, packet_aggregation_id;
 	const char *queue_name; /* profile-lifetime string */
+	uint32_t qid;           /* the profile's queue id (index in its queue table) */
 } f_dma;
 
 typedef struct f_sem {
@@ -125,6 +131,8 @@ struct nxp_flow_cursor {
 	int hi, hd, hs; /* 1 = record held, 0 = need next, -1 = ended */
 	int64_t sem_row;
 	int64_t now;
+	int64_t lim;      /* o.end_ts + window: records from here on are not processed */
+	int64_t sem_from; /* o.start_ts - window: updates before it are counted, not processed */
 	/* static facts per pcore and engine */
 	size_t npcore;
 	sinfo **st;        /* [pcore * NXP_ENGINE_COUNT + engine] */
@@ -138,6 +146,12 @@ struct nxp_flow_cursor {
 	size_t nqueues;
 	qslot *qhash;      /* [QHASH_CAP] */
 	size_t nqslots;
+	/* [profile queue id]: the queue found for that NTFF queue + 1 (0: not
+	 * yet looked up).  A queue's key (pcore, idx, name) is fixed, and the
+	 * queue a key finds stays its first match (see queue_of), so a packet's
+	 * queue is an index per packet and a lookup per NTFF queue. */
+	uint32_t *qmap;
+	size_t nqmap;
 	qlist *owned;      /* [pcore * NXP_ENGINE_COUNT + owner] */
 	nxp_flow *out;
 	size_t out_head, out_n, out_cap;
@@ -145,7 +159,7 @@ struct nxp_flow_cursor {
 	int done;
 };
 
-const char *nxp__flow_kind_name(int kind)
+static inline const char *kind_name(int kind)
 {
 	switch (kind) {
 	case NXP_FLOW_SEMAPHORE_WAIT: return "semaphore_wait";
@@ -154,6 +168,11 @@ const char *nxp__flow_kind_name(int kind)
 	case NXP_FLOW_SEMAPHORE_SIGNAL: return "semaphore_signal";
 	default: return "";
 	}
+}
+
+const char *nxp__flow_kind_name(int kind)
+{
+	return kind_name(kind);
 }
 
 static const char *table_name(int t)
@@ -168,41 +187,47 @@ static int fc_fail(nxp_flow_cursor *c, int code, const char *msg)
 	return code;
 }
 
-static int emit(nxp_flow_cursor *c, int kind, int in_t, int64_t in_id, int64_t in_ts, int out_t, int64_t out_id,
-		int64_t out_ts, int exact, int64_t pcore)
+/* Make room for one more edge in out (a ring; out_cap a power of two). */
+static int out_grow(nxp_flow_cursor *c)
+{
+	size_t nc = c->out_cap ? c->out_cap * 2 : 64;
+	nxp_flow *v = malloc(nc * sizeof(*v));
+	if (!v)
+		return fc_fail(c, NXP_E_NOMEM, "flows: out of memory");
+	for (size_t i = 0; i < c->out_n; i++)
+		v[i] = c->out[(c->out_head + i) & (c->out_cap - 1)];
+	free(c->out);
+	c->out = v;
+	c->out_head = 0;
+	c->out_cap = nc;
+	return 0;
+}
+
+/* Inline: its callers pass constant kinds and tables, so the names fold. */
+static inline int emit(nxp_flow_cursor *c, int kind, int in_t, int64_t in_id, int64_t in_ts, int out_t,
+		       int64_t out_id, int64_t out_ts, int exact, int64_t pcore)
 {
 	if (out_ts < c->o.start_ts || out_ts >= c->o.end_ts)
 		return 0;
 	if (c->o.pcore_idx >= 0 && pcore != c->o.pcore_idx)
 		return 0;
-	if (c->out_n == c->out_cap) {
-		size_t nc = c->out_cap ? c->out_cap * 2 : 64;
-		nxp_flow *v = malloc(nc * sizeof(*v));
-		if (!v)
-			return fc_fail(c, NXP_E_NOMEM, "flows: out of memory");
-		for (size_t i = 0; i < c->out_n; i++)
-			v[i] = c->out[(c->out_head + i) & (c->out_cap - 1)];
-		free(c->out);
-		c->out = v;
-		c->out_head = 0;
-		c->out_cap = nc;
-	}
-	nxp_flow *f = &c->out[(c->out_head + c->out_n++) & (c->out_cap - 1)]; /* out_cap: a power of two */
-	memset(f, 0, sizeof(*f));
-	f->struct_size = sizeof(*f);
-	f->kind = kind;
-	f->dependency_type = nxp__flow_kind_name(kind);
-	f->in_table_id = in_t;
-	f->out_table_id = out_t;
-	f->in_table = table_name(in_t);
-	f->out_table = table_name(out_t);
-	f->in_id = in_id;
-	f->out_id = out_id;
-	f->in_ts = in_ts;
-	f->out_ts = out_ts;
-	f->gap_time = out_ts - in_ts;
-	f->exact = exact;
-	f->pcore_idx = pcore;
+	if (c->out_n == c->out_cap && out_grow(c) < 0)
+		return c->err.code;
+	nxp_flow *f = &c->out[(c->out_head + c->out_n++) & (c->out_cap - 1)];
+	*f = (nxp_flow){.struct_size = sizeof(*f),
+			.in_id = in_id,
+			.out_id = out_id,
+			.in_table = table_name(in_t),
+			.out_table = table_name(out_t),
+			.dependency_type = kind_name(kind),
+			.gap_time = out_ts - in_ts,
+			.kind = kind,
+			.in_table_id = in_t,
+			.out_table_id = out_t,
+			.exact = exact,
+			.in_ts = in_ts,
+			.out_ts = out_ts,
+			.pcore_idx = pcore};
 	return 0;
 }
 
@@ -402,9 +427,15 @@ static qstate *queue_of(nxp_flow_cursor *c, const f_dma *d)
 
 static int on_dma(nxp_flow_cursor *c, const f_dma *d)
 {
-	qstate *q = queue_of(c, d);
-	if (!q)
-		return c->failed ? c->err.code : 0;
+	qstate *q;
+	if (d->qid < c->nqmap && c->qmap[d->qid]) {
+		q = &c->queues[c->qmap[d->qid] - 1];
+	} else {
+		if (!(q = queue_of(c, d)))
+			return c->failed ? c->err.code : 0; /* not remembered: looked up again, as before */
+		if (d->qid < c->nqmap)
+			c->qmap[d->qid] = (uint32_t)(q - c->queues) + 1;
+	}
 	if (!q->have_cur || q->cur_agg != d->packet_aggregation_id) {
 		/* a new transfer: started by the oldest pending trigger of the owner
 		 * engine that ended before it (inferred: the trace does not say) */
@@ -413,6 +444,10 @@ static int on_dma(nxp_flow_cursor *c, const f_dma *d)
 		transfer *t = &q->t[q->next];
 		q->next = (q->next + 1) % OPEN_TRANSFERS;
 		*t = (transfer){d->packet_aggregation_id, d->id, d->id, d->end_ts, 1};
+		q->cur_mask = 0;
+		for (int i = 0; i < OPEN_TRANSFERS; i++)
+			if (q->t[i].used && q->t[i].agg == q->cur_agg)
+				q->cur_mask |= 1u << i;
 		if (q->owner >= 0 && d->pcore_idx >= 0 && (size_t)d->pcore_idx < c->npcore) {
 			fifo *f = &c->trigger[(size_t)d->pcore_idx * NXP_ENGINE_COUNT + (size_t)q->owner];
 			fifo_expire(c, f);
@@ -427,12 +462,12 @@ static int on_dma(nxp_flow_cursor *c, const f_dma *d)
 		}
 		return 0;
 	}
-	for (int i = 0; i < OPEN_TRANSFERS; i++)
-		if (q->t[i].used && q->t[i].agg == d->packet_aggregation_id) {
-			q->t[i].last_id = d->id;
-			if (d->end_ts > q->t[i].last_end)
-				q->t[i].last_end = d->end_ts;
-		}
+	for (unsigned m = q->cur_mask; m; m &= m - 1) { /* the used slots holding this transfer */
+		transfer *t = &q->t[__builtin_ctz(m)];
+		t->last_id = d->id;
+		if (d->end_ts > t->last_end)
+			t->last_end = d->end_ts;
+	}
 	return 0;
 }
 
@@ -479,19 +514,24 @@ static int on_semaphore(nxp_flow_cursor *c, const f_sem *u, int64_t row)
 	/* b) a DMA transfer on a queue the engine owns whose last packet ended
 	 *    at this timestamp: exact when it is the only one */
 	transfer *hit = NULL;
-	int hits = 0;
+	qstate *hitq = NULL;
+	int hits = 0, hitj = 0;
 	const qlist *own = &c->owned[(size_t)pc * NXP_ENGINE_COUNT + (size_t)eng];
 	for (size_t i = 0; i < own->n; i++) { /* the queues of (pc, eng) in creation order */
 		qstate *q = &c->queues[own->v[i]];
 		for (int j = 0; j < OPEN_TRANSFERS; j++)
 			if (q->t[j].used && q->t[j].last_end == u->timestamp) {
-				if (!hit)
+				if (!hit) {
 					hit = &q->t[j];
+					hitq = q;
+					hitj = j;
+				}
 				hits++;
 			}
 	}
 	if (hit) {
 		hit->used = 0;
+		hitq->cur_mask &= ~(1u << hitj);
 		return emit(c, NXP_FLOW_DMA_COMPLETION, NXP_TABLE_DMA_PACKET, hit->last_id, hit->last_end,
 			    NXP_TABLE_SEMAPHORE_UPDATE, row, u->timestamp, hits == 1, pc);
 	}
@@ -570,7 +610,7 @@ static int next_instr(nxp_flow_cursor *c)
 	return rc == 0 ? 0 : src_fail(c, &c->si, rc);
 }
 
-static int next_dma(nxp_flow_cursor *c)
+static inline __attribute__((always_inline)) int next_dma(nxp_flow_cursor *c)
 {
 	ntff_qreader *qr = NULL;
 	int rc;
@@ -590,6 +630,7 @@ static int next_dma(nxp_flow_cursor *c)
 		r->pcore_idx = q->pcore;
 		r->queue_idx = q->queue_idx;
 		r->queue_name = q->name;
+		r->qid = qr->qid;
 		r->packet_aggregation_id = n.packet_aggregation_id;
 		src_step(&c->sd, qr, 1);
 		return 1;
@@ -622,6 +663,25 @@ static int next_sem(nxp_flow_cursor *c)
 	return rc == 0 ? 0 : src_fail(c, &c->ss, rc);
 }
 
+/* The next SemaphoreUpdate to process (hs 0 -> 1, or -1 at the end): every
+ * good one counts a row. */
+static int fetch_sem(nxp_flow_cursor *c)
+{
+	int rc;
+	while ((rc = next_sem(c)) == 1) {
+		c->sem_row++;
+		/* updates long before the range cannot be the in record of an edge in it */
+		if (c->rs.timestamp < c->sem_from)
+			continue;
+		c->hs = 1;
+		return 0;
+	}
+	if (rc < 0)
+		return rc;
+	c->hs = -1;
+	return 0;
+}
+
 static int fill(nxp_flow_cursor *c)
 {
 	int rc;
@@ -635,23 +695,16 @@ static int fill(nxp_flow_cursor *c)
 			return rc;
 		c->hd = rc ? 1 : -1;
 	}
-	while (c->hs == 0) {
-		if ((rc = next_sem(c)) < 0)
-			return rc;
-		if (!rc) {
-			c->hs = -1;
-			break;
-		}
-		c->sem_row++;
-		/* updates long before the range cannot be the in record of an edge in it */
-		if (c->rs.timestamp < nxp__ts_sub(c->o.start_ts, c->o.window_ns))
-			continue;
-		c->hs = 1;
-	}
+	if (c->hs == 0)
+		return fetch_sem(c);
 	return 0;
 }
 
-/* Process one record (the earliest of the three heads); 1 when all ended. */
+/* Process the earliest of the three heads; 1 when all ended.  While that
+ * emitted nothing, the next step would refill only the source just used and
+ * compare again with the same two other heads: so each branch goes on with
+ * its source's next record while it stays first (and out is empty), with the
+ * same reads, order and errors as one step per record. */
 static int step(nxp_flow_cursor *c)
 {
 	int rc = fill(c);
@@ -660,7 +713,7 @@ static int step(nxp_flow_cursor *c)
 	int64_t ti = c->hi == 1 ? c->ri.start_ts : INT64_MAX;
 	int64_t td = c->hd == 1 ? c->rd.start_ts : INT64_MAX;
 	int64_t ts = c->hs == 1 ? c->rs.timestamp : INT64_MAX;
-	int64_t lim = nxp__ts_add(c->o.end_ts, c->o.window_ns);
+	const int64_t lim = c->lim;
 	if (c->hi != 1 && c->hd != 1 && c->hs != 1) {
 		if ((rc = resolve_waits(c, INT64_MAX)) < 0)
 			return rc;
@@ -668,32 +721,68 @@ static int step(nxp_flow_cursor *c)
 	}
 	/* ties: semaphore updates, then instructions, then packets */
 	if (ts <= ti && ts <= td) {
-		if (ts >= lim) {
-			c->hs = -1;
-			return 0;
+		for (;;) {
+			if (ts >= lim) {
+				c->hs = -1;
+				return 0;
+			}
+			c->now = ts;
+			if ((rc = resolve_waits(c, ts)) < 0)
+				return rc;
+			c->hs = 0;
+			if ((rc = on_semaphore(c, &c->rs, c->sem_row - 1)) < 0 || c->out_n)
+				return rc;
+			if ((rc = fetch_sem(c)) < 0)
+				return rc;
+			if (c->hs != 1)
+				return 0;
+			ts = c->rs.timestamp;
+			if (!(ts <= ti && ts <= td))
+				return 0;
 		}
-		c->now = ts;
-		if ((rc = resolve_waits(c, ts)) < 0)
-			return rc;
-		c->hs = 0;
-		return on_semaphore(c, &c->rs, c->sem_row - 1);
 	}
 	if (ti <= td) {
-		if (ti >= lim) {
-			c->hi = -1;
+		for (;;) {
+			if (ti >= lim) {
+				c->hi = -1;
+				return 0;
+			}
+			c->now = ti;
+			c->hi = 0;
+			if ((rc = on_instruction(c, &c->ri)) < 0 || c->out_n)
+				return rc;
+			if ((rc = next_instr(c)) < 0)
+				return rc;
+			if (!rc) {
+				c->hi = -1;
+				return 0;
+			}
+			c->hi = 1;
+			ti = c->ri.start_ts;
+			if (!(ti < ts && ti <= td))
+				return 0;
+		}
+	}
+	for (;;) {
+		if (td >= lim) {
+			c->hd = -1;
 			return 0;
 		}
-		c->now = ti;
-		c->hi = 0;
-		return on_instruction(c, &c->ri);
+		c->now = td;
+		c->hd = 0;
+		if ((rc = on_dma(c, &c->rd)) < 0 || c->out_n)
+			return rc;
+		if ((rc = next_dma(c)) < 0)
+			return rc;
+		if (!rc) {
+			c->hd = -1;
+			return 0;
+		}
+		c->hd = 1;
+		td = c->rd.start_ts;
+		if (!(td < ts && td < ti))
+			return 0;
 	}
-	if (td >= lim) {
-		c->hd = -1;
-		return 0;
-	}
-	c->now = td;
-	c->hd = 0;
-	return on_dma(c, &c->rd);
 }
 
 static int load_static(nxp_flow_cursor *c)
@@ -709,7 +798,10 @@ static int load_static(nxp_flow_cursor *c)
 	c->queues = calloc(MAX_QUEUES, sizeof(*c->queues));
 	c->qhash = calloc(QHASH_CAP, sizeof(*c->qhash));
 	c->owned = calloc(k, sizeof(*c->owned));
-	if (!c->st || !c->stn || !c->signal || !c->trigger || !c->hist || !c->queues || !c->qhash || !c->owned)
+	c->nqmap = c->p->nqueues;
+	c->qmap = calloc(c->nqmap ? c->nqmap : 1, sizeof(*c->qmap));
+	if (!c->st || !c->stn || !c->signal || !c->trigger || !c->hist || !c->queues || !c->qhash || !c->owned ||
+	    !c->qmap)
 		return fc_fail(c, NXP_E_NOMEM, "flows: out of memory");
 	for (size_t sg = 0; sg < n; sg++)
 		for (int e = 0; e < NXP_ENGINE_COUNT; e++) {
@@ -773,6 +865,8 @@ NXP_API int nxp_flow_cursor_open(nxp_flow_cursor **out, nxp_profile *p, const nx
 	c->p = p;
 	c->neff = nxp_profile_neff(p);
 	c->o = o;
+	c->lim = nxp__ts_add(o.end_ts, o.window_ns);
+	c->sem_from = nxp__ts_sub(o.start_ts, o.window_ns);
 	c->waits_min = INT64_MAX;
 	nxp_status_init(&c->err);
 	for (int e = 0; e < NXP_ENGINE_COUNT; e++) {
@@ -798,14 +892,9 @@ NXP_API int nxp_flow_cursor_open(nxp_flow_cursor **out, nxp_profile *p, const nx
 	return NXP_OK;
 }
 
-NXP_API int nxp_flow_cursor_next(nxp_flow_cursor *c, nxp_flow *f)
+/* Step until an edge is waiting in out: 0, NXP_END, or a negative error. */
+static int refill(nxp_flow_cursor *c)
 {
-	if (!c)
-		return NXP_E_INVAL;
-	if (!nxp__struct_size_ok(f, sizeof(nxp_flow)))
-		return fc_fail(c, NXP_E_INVAL, "nxp_flow_cursor_next: NULL or short record");
-	if (c->failed)
-		return c->err.code;
 	while (!c->out_n) {
 		if (c->done)
 			return NXP_END;
@@ -815,9 +904,31 @@ NXP_API int nxp_flow_cursor_next(nxp_flow_cursor *c, nxp_flow *f)
 		if (rc == 1)
 			c->done = 1; /* the last waits may just have been resolved */
 	}
+	return 0;
+}
+
+/* Most calls only hand out an edge already found: that path is kept short,
+ * the stepping is in refill. */
+NXP_API int nxp_flow_cursor_next(nxp_flow_cursor *c, nxp_flow *f)
+{
+	if (!c)
+		return NXP_E_INVAL;
+	if (!f || f->struct_size < sizeof(nxp_flow)) /* nxp__struct_size_ok(f, sizeof(nxp_flow)) */
+		return fc_fail(c, NXP_E_INVAL, "nxp_flow_cursor_next: NULL or short record");
+	if (c->failed)
+		return c->err.code;
+	if (!c->out_n) {
+		int rc = refill(c);
+		if (rc)
+			return rc;
+	}
 	nxp_flow *e = &c->out[c->out_head];
 	c->out_head = (c->out_head + 1) & (c->out_cap - 1);
 	c->out_n--;
+	if (f->struct_size == sizeof(*e)) { /* the caller's struct is ours: what nxp__struct_out copies, inline */
+		*f = *e;
+		return NXP_OK;
+	}
 	return NXP__STRUCT_OUT(f, *e, sizeof(nxp_flow));
 }
 
@@ -858,6 +969,7 @@ NXP_API void nxp_flow_cursor_close(nxp_flow_cursor *c)
 	free(c->queues);
 	free(c->qhash);
 	free(c->owned);
+	free(c->qmap);
 	free(c->waits);
 	free(c->out);
 	free(c);
