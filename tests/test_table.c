@@ -989,6 +989,7 @@ START_TEST(test_warning_walks)
 	ck_assert_int_gt(cs.unknown_pcs, 0);
 	ck_assert_int_eq(warning_count(p, "unknown_pcs", "Instruction", NULL, 0, NULL), cs.unknown_pcs);
 	ck_assert_int_eq(warning_count(p, "skipped_records", "Instruction", NULL, 0, NULL), 0);
+	ck_assert_int_eq(warning_count(p, "skipped_records", "DmaPacket", NULL, 0, NULL), 0);
 	close_synth(&s);
 
 	/* two interleaved queues, bad records in each (keys going back, one bad
@@ -1060,6 +1061,82 @@ START_TEST(test_warning_walks)
 }
 END_TEST
 
+/* DmaPacket: each of ntff_dma_ok's checks, failing alone in a queue whose
+ * keys stay in order (the unmerged walk checks the records of a section in
+ * bulk, so each must be caught by itself): the Warning rows are the cursor's
+ * skipped records, with its offsets */
+START_TEST(test_warning_dma_checks)
+{
+	for (int f = 0; f < 5; f++) {
+		char *dir = tu_tmpdir();
+		char *path = tu_path(dir, "dma.ntff");
+		nxp_ntff_info info;
+		nxp_ntff_info_init(&info);
+		nxp_ntff_writer *w;
+		ck_assert_int_eq(nxp_ntff_writer_open_path(&w, path, &info, NULL, NULL), NXP_OK);
+		ntff_writer_set_unchecked(w, 1);
+		int64_t var = nxp_ntff_writer_string(w, "tensor_a");
+		ck_assert_int_gt(var, 0);
+		nxp_ntff_queue q;
+		nxp_ntff_queue_init(&q);
+		q.kind = NXP_QUEUE_DMA;
+		q.name = "qSyncIO";
+		int32_t q0 = nxp_ntff_writer_add_queue(w, &q);
+		for (int i = 0; i < 40; i++) {
+			uint64_t t = 100 + 10 * (uint64_t)i;
+			nxp_ntff_dma_note n = { t, t + 5, 1, (uint32_t)i, 64, 64, 0, 0, NXP_MEMORY_HBM, NXP_MEMORY_SBUF, -1,
+						(uint32_t)var };
+			if (i == 7 + f) {
+				if (f == 0)
+					n.source = NXP_MEMORY_HBM + 1; /* no such memory */
+				else if (f == 1)
+					n.dest = 0x80;
+				else if (f == 2)
+					n.variable = 1u << 30; /* beyond the string table */
+				else if (f == 3)
+					n.end_tick = (uint64_t)INT64_MAX + 2; /* not a time */
+				else
+					n.end_tick = t - 1; /* ends before it starts */
+			}
+			ck_assert_int_eq(nxp_ntff_writer_dma(w, q0, &n), NXP_OK);
+		}
+		ck_assert_int_eq(nxp_ntff_writer_finish(w), NXP_OK);
+		nxp_ntff_writer_close(w);
+		size_t nl, tl;
+		uint8_t uuid[16] = { 0 };
+		void *neff = fxn_neff(uuid, &nl);
+		uint8_t *ntff = tu_read_file(path, &tl);
+		fxn_pair o;
+		nxp_status st;
+		nxp_status_init(&st);
+		ck_assert_int_eq(fxn_open(&o, neff, nl, ntff, tl, FXN_SRC_CHUNKY, 0, &st), NXP_OK);
+		nxp_cursor *c;
+		ck_assert_int_eq(nxp_cursor_open(&c, o.p, NXP_TABLE_DMA_PACKET, NULL, NULL), NXP_OK);
+		nxp_dma_packet rec;
+		rec.struct_size = sizeof(rec);
+		while (nxp_cursor_next_dma_packet(c, &rec) == NXP_OK)
+			;
+		nxp_cursor_stats cs;
+		cs.struct_size = sizeof(cs);
+		nxp_cursor_get_stats(c, &cs);
+		nxp_cursor_close(c);
+		ck_assert_int_eq(cs.bad_records, 1);
+		int64_t got[2];
+		int ng = 0;
+		ck_assert_int_eq(warning_count(o.p, "skipped_records", "DmaPacket", got, 2, &ng), 1);
+		ck_assert_int_eq(ng, 1);
+		ck_assert_int_eq(got[0], cs.last_bad_offset);
+		fxn_close(&o);
+		free(neff);
+		free(ntff);
+		remove(path);
+		remove(dir);
+		free(path);
+		free(dir);
+	}
+}
+END_TEST
+
 Suite *table_suite(void)
 {
 	Suite *s = suite_create("table");
@@ -1073,6 +1150,7 @@ Suite *table_suite(void)
 	tcase_add_test(t, test_every_column_vs_cursor);
 	tcase_add_test(t, test_buffer_reuse);
 	tcase_add_test(t, test_warning_walks);
+	tcase_add_test(t, test_warning_dma_checks);
 	suite_add_tcase(s, t);
 	return s;
 }

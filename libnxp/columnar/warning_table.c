@@ -76,36 +76,58 @@ static int clean_walk(nxp_profile *p, const ntff_table *nt, int64_t *unknown_pcs
 	int clean = ntff_scan_seek(&it.s, 0) >= 0;
 	for (size_t i = 0; i < it.s.nqr && clean; i++) {
 		ntff_qreader *qr = &it.s.qr[i];
-		const ntff_queue *q = qr->q;
+		const uint64_t nsi = qr->q->nsi;
 		while (!qr->done && clean) {
-			/* from qr->rec (in order), the records of its section while keys go on */
-			const uint8_t *r = qr->rec;
+			/* from qr->rec (in order) to the end of its section: every key in
+			 * order and every record good, accumulated without a branch per
+			 * record (a key that goes back is a bad record of the reader's,
+			 * so the table is not clean either way) */
+			const uint8_t *r = qr->rec, *end = qr->end;
+			const size_t rs = qr->rsize;
 			uint64_t last = qr->key;
-			for (;;) {
-				if (nt->table == NXP_TABLE_INSTRUCTION) {
-					nxp_ntff_instruction_note n;
-					ntff_decode_instruction(r, &n);
-					if (!ntff_instruction_ok(&n))
-						clean = 0;
-					unknown += n.pc >= q->nsi;
-				} else if (nt->table == NXP_TABLE_DMA_PACKET) {
-					nxp_ntff_dma_note n;
-					ntff_decode_dma(r, &n);
-					if (!ntff_dma_ok(p, &n))
-						clean = 0;
-				} else if (!nt->check(p, r)) {
-					clean = 0;
+			int ok = 1;
+			/* Instruction and DmaPacket, the bulk: with every key and end
+			 * tick <= INT64_MAX (their top bits ORed into hi), a tick that
+			 * goes back (key < last, end < key) makes a difference whose top
+			 * bit is set, ORed in too; the variables' maximum and the
+			 * memories' bits are checked once after the section. */
+			if (nt->table == NXP_TABLE_INSTRUCTION) {
+				int64_t unk = 0;
+				uint64_t hi = 0;
+				for (; r < end; r += rs) {
+					uint64_t k = ntff_ld64(r), e = ntff_ld64(r + 8);
+					hi |= k | e | (k - last) | (e - k); /* ntff_instruction_ok, keys in order */
+					unk += ntff_ld32(r + 16) >= nsi;
+					last = k;
 				}
-				const uint8_t *nx = r + qr->rsize;
-				if (nx >= qr->end)
-					break;
-				uint64_t k = ntff_record_key(nx);
-				if (k < last || k > (uint64_t)INT64_MAX)
-					break;
-				last = k;
-				r = nx;
+				ok = !(hi >> 63);
+				unknown += unk;
+			} else if (nt->table == NXP_TABLE_DMA_PACKET) {
+				uint64_t hi = 0;
+				uint32_t var = 0;
+				unsigned mem = 0;
+				for (; r < end; r += rs) {
+					uint64_t k = ntff_ld64(r), e = ntff_ld64(r + 8);
+					uint32_t v = ntff_ld32(r + 44);
+					hi |= k | e | (k - last) | (e - k);
+					var = v > var ? v : var;
+					mem |= (unsigned)r[38] | r[39];
+					last = k;
+				}
+				/* ntff_dma_ok: span, variable in the string table, memories */
+				ok = !(hi >> 63) && var < p->strtab_len && mem <= NXP_MEMORY_HBM;
+			} else {
+				for (; r < end; r += rs) {
+					uint64_t k = ntff_record_key(r);
+					ok &= (k >= last) & (k <= (uint64_t)INT64_MAX) & (nt->check(p, r) != 0);
+					last = k;
+				}
 			}
-			qr->rec = r;
+			if (!ok) {
+				clean = 0;
+				break;
+			}
+			qr->rec = r - rs; /* the section's last record */
 			qr->key = qr->last_key = last;
 			if (ntff_qreader_advance(&it.s, qr) < 0)
 				clean = 0;
