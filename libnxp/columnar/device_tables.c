@@ -60,6 +60,7 @@ typedef struct dev_ctx {
 	int *ic;          /* Instruction: IC_* of each output column (direct path), else NULL */
 	int *dc;          /* DmaPacket: DC_* of each output column (direct path), else NULL */
 	struct drun *dr;  /* DmaPacket: the run being gathered */
+	struct codemap *cm; /* Instruction, DmaPacket: one per output column */
 	int need_si;      /* a projected column needs the NEFF's static instruction */
 	int pending;  /* an error met after rows were returned: reported by the next fill */
 	int ended;
@@ -77,6 +78,7 @@ static void dev_free(void *p)
 	free(d->ic);
 	free(d->dc);
 	free(d->dr);
+	free(d->cm);
 	free(d);
 }
 
@@ -246,10 +248,64 @@ static inline int64_t to_ns(uint64_t tick, uint64_t tpn)
 	return (int64_t)(tpn == 1 ? tick : tick / tpn);
 }
 
+/* A dictionary column's indices by a code of the row (its queue, a string
+ * id), so that the string behind a code is looked up once per batch rather
+ * than once per row: direct-mapped, reset with the batch's dictionary (at its
+ * first row).  A miss asks the dictionary, which hands back the index a
+ * string already has: indices and dictionary are the ones nxc_col_put_strs
+ * would make from the rows' strings, entries in order of first use. */
+#define CM_SLOTS 64
+#define CM_EMPTY INT32_MIN
+#define CM_NULL (INT32_MIN + 1) /* the code's rows are null */
+typedef struct codemap {
+	uint64_t key[CM_SLOTS];
+	int32_t val[CM_SLOTS]; /* dictionary index, CM_NULL or CM_EMPTY */
+} codemap;
+
+static inline size_t cm_slot(uint64_t key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 58); /* 64 slots */
+}
+
+static void cm_begin(codemap *cm, const nxc_colbuf *cb)
+{
+	if (cb->length == 0) /* a new batch: a new dictionary */
+		for (size_t i = 0; i < CM_SLOTS; i++)
+			cm->val[i] = CM_EMPTY;
+}
+
+/* In put_instruction_col / put_dma_col: the indices of rows i < n by code
+ * `keyx`, a miss resolved through string `strx` (null when `nullx`); returns
+ * from the caller. */
+#define PUT_CODED(keyx, strx, nullx)                                                  \
+	{                                                                             \
+		int32_t ix[RUN];                                                      \
+		int nulls = 0;                                                        \
+		cm_begin(cm, cb);                                                     \
+		for (size_t i = 0; i < n; i++) {                                      \
+			uint64_t key = (keyx);                                        \
+			size_t sl = cm_slot(key);                                     \
+			int32_t x = cm->val[sl];                                      \
+			if (cm->key[sl] != key || x == CM_EMPTY) {                    \
+				const char *str = (strx);                             \
+				x = (nullx) ? CM_NULL : nxc_col_dict_index(cb, str);  \
+				if (x < 0 && x != CM_NULL)                            \
+					return NXP_E_NOMEM;                           \
+				cm->key[sl] = key;                                    \
+				cm->val[sl] = x;                                      \
+			}                                                             \
+			ok[i] = x != CM_NULL;                                         \
+			nulls |= x == CM_NULL;                                        \
+			ix[i] = x;                                                    \
+		}                                                                     \
+		return nxc_col_put_indices(cb, ix, nulls ? ok : NULL, n);             \
+	}
+
 /* The good records of one Instruction run, decoded. */
 typedef struct irun {
 	size_t n;
 	const ntff_queue *q[RUN];
+	uint32_t qid[RUN];
 	uint64_t start[RUN], end[RUN];
 	uint32_t pc[RUN], wait[RUN];
 	int32_t exec[RUN];
@@ -273,7 +329,7 @@ typedef struct irun {
 		return 0;                                          \
 	}
 
-static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_profile *p)
+static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_profile *p, codemap *cm)
 {
 	int64_t v[RUN];
 	uint8_t ok[RUN];
@@ -317,9 +373,7 @@ static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_
 		}
 		return put_i64s(cb, v, ok, n);
 	case IC_ENGINE:
-		for (size_t i = 0; i < n; i++)
-			sv[i] = r->q[i]->engine_name;
-		return put_strs(cb, sv, NULL, n);
+		PUT_CODED(r->qid[i], r->q[i]->engine_name, 0);
 	case IC_PC_IN_NEFF:
 		for (size_t i = 0; i < n; i++)
 			ok[i] = si[i] != NULL;
@@ -373,85 +427,92 @@ static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_
 #undef NEFF_STR
 }
 
-/* The good records of one DmaPacket run, decoded. */
+/* The good records of one DmaPacket run: each record's raw bytes copied
+ * whole (a few wide moves, where storing each decoded field cost a load and
+ * a store per field and row), decoded column by column by put_dma_col. */
 typedef struct drun {
 	const ntff_queue *q[RUN];
-	uint64_t start[RUN], end[RUN];
+	uint32_t qid[RUN];
 	int64_t id[RUN];
-	uint32_t agg[RUN], pidx[RUN], rb[RUN], wb[RUN], crc[RUN], var[RUN];
-	int32_t exec[RUN];
-	uint16_t flags[RUN];
-	uint8_t src[RUN], dst[RUN];
+	uint8_t raw[RUN][NTFF_REC_DMA_SIZE];
 } drun;
+
+/* Fields of record i of a drun (ntff_decode_dma's layout). */
+#define D_START(i) ntff_ld64(r->raw[i])
+#define D_END(i) ntff_ld64(r->raw[i] + 8)
+#define D_AGG(i) ntff_ld32(r->raw[i] + 16)
+#define D_PIDX(i) ntff_ld32(r->raw[i] + 20)
+#define D_RB(i) ntff_ld32(r->raw[i] + 24)
+#define D_WB(i) ntff_ld32(r->raw[i] + 28)
+#define D_CRC(i) ntff_ld32(r->raw[i] + 32)
+#define D_FLAGS(i) ntff_ld16(r->raw[i] + 36)
+#define D_EXEC(i) ((int32_t)ntff_ld32(r->raw[i] + 40))
+#define D_VAR(i) ntff_ld32(r->raw[i] + 44)
 
 static const char *const memory_names[] = { "", "sbuf", "psum", "hbm" };
 
+static const char *dma_queue_type(const ntff_queue *q, unsigned flags)
+{
+	if (flags & NXP_DMA_HARDWARE_DYNAMIC)
+		return "hardware_dynamic";
+	if (flags & NXP_DMA_SOFTWARE_DYNAMIC)
+		return "software_dynamic";
+	return q->neff_queue && q->neff_queue->type ? q->neff_queue->type : "unknown";
+}
+
 /* Column DC_* of the run's n records into cb (the values of records.c's fill_dma). */
-static int put_dma_col(nxc_colbuf *cb, int dc, const drun *r, size_t n, const nxp_profile *p)
+static int put_dma_col(nxc_colbuf *cb, int dc, const drun *r, size_t n, const nxp_profile *p, codemap *cm)
 {
 	int64_t v[RUN];
 	uint8_t ok[RUN];
-	const char *sv[RUN];
 	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
 	switch (dc) {
-	case DC_START: PUT_I64(to_ns(r->start[i], tpn));
-	case DC_END: PUT_I64(to_ns(r->end[i], tpn));
-	case DC_DUR: PUT_I64(to_ns(r->end[i], tpn) - to_ns(r->start[i], tpn));
+	case DC_START: PUT_I64(to_ns(D_START(i), tpn));
+	case DC_END: PUT_I64(to_ns(D_END(i), tpn));
+	case DC_DUR: PUT_I64(to_ns(D_END(i), tpn) - to_ns(D_START(i), tpn));
 	case DC_PCORE: PUT_I64(r->q[i]->pcore);
 	case DC_ID: return put_i64s(cb, r->id, NULL, n);
-	case DC_PACKET_IDX: PUT_I64((int32_t)r->pidx[i]);
-	case DC_AGG: PUT_I64(r->agg[i]);
+	case DC_PACKET_IDX: PUT_I64((int32_t)D_PIDX(i));
+	case DC_AGG: PUT_I64(D_AGG(i));
 	case DC_ENGINE_IDX: PUT_I64(r->q[i]->engine_idx);
-	case DC_READ: PUT_I64(r->rb[i]);
-	case DC_WRITE: PUT_I64(r->wb[i]);
-	case DC_TRANSFER: PUT_I64(r->rb[i] > r->wb[i] ? r->rb[i] : r->wb[i]);
+	case DC_READ: PUT_I64(D_RB(i));
+	case DC_WRITE: PUT_I64(D_WB(i));
+	case DC_TRANSFER: PUT_I64(D_RB(i) > D_WB(i) ? D_RB(i) : D_WB(i));
 	case DC_QUEUE_IDX: PUT_I64(r->q[i]->queue_idx);
-	case DC_CRC: PUT_I64(r->crc[i]);
+	case DC_CRC: PUT_I64(D_CRC(i));
 	case DC_THROUGHPUT: {
 		double t[RUN];
 		for (size_t i = 0; i < n; i++) {
-			int64_t dur = to_ns(r->end[i], tpn) - to_ns(r->start[i], tpn);
-			int64_t bytes = r->rb[i] > r->wb[i] ? r->rb[i] : r->wb[i];
+			int64_t dur = to_ns(D_END(i), tpn) - to_ns(D_START(i), tpn);
+			int64_t bytes = D_RB(i) > D_WB(i) ? D_RB(i) : D_WB(i);
 			t[i] = dur > 0 ? (double)bytes / ((double)dur * 1e-9) : 0.0;
 		}
 		return nxc_col_put_f64s(cb, t, n);
 	}
 	case DC_EXEC:
 		for (size_t i = 0; i < n; i++) {
-			v[i] = r->exec[i];
-			ok[i] = r->exec[i] >= 0;
+			v[i] = D_EXEC(i);
+			ok[i] = D_EXEC(i) >= 0;
 		}
 		return put_i64s(cb, v, ok, n);
 	case DC_QUEUE_TYPE:
-		for (size_t i = 0; i < n; i++) {
-			const ntff_queue *q = r->q[i];
-			if (r->flags[i] & NXP_DMA_HARDWARE_DYNAMIC)
-				sv[i] = "hardware_dynamic";
-			else if (r->flags[i] & NXP_DMA_SOFTWARE_DYNAMIC)
-				sv[i] = "software_dynamic";
-			else
-				sv[i] = q->neff_queue && q->neff_queue->type ? q->neff_queue->type : "unknown";
-		}
-		return put_strs(cb, sv, NULL, n);
+		/* code: the queue and whether its packet is dynamic (hardware first) */
+		PUT_CODED((uint64_t)r->qid[i] << 2 | (D_FLAGS(i) & NXP_DMA_HARDWARE_DYNAMIC   ? 2u
+					    : D_FLAGS(i) & NXP_DMA_SOFTWARE_DYNAMIC ? 1u
+										      : 0u),
+			  dma_queue_type(r->q[i], D_FLAGS(i)), 0);
 	case DC_VARIABLE:
-		for (size_t i = 0; i < n; i++) {
-			sv[i] = r->var[i] ? p->strtab + r->var[i] : "unknown"; /* checked: in the table */
-			ok[i] = *sv[i] != 0;
-		}
-		return put_strs(cb, sv, ok, n);
+		/* code: the string id (checked: in the table) */
+		PUT_CODED(D_VAR(i), D_VAR(i) ? p->strtab + D_VAR(i) : "unknown", !*str);
 	case DC_QUEUE_NAME:
-		for (size_t i = 0; i < n; i++) {
-			sv[i] = r->q[i]->name;
-			ok[i] = sv[i] && *sv[i];
-		}
-		return put_strs(cb, sv, ok, n);
+		PUT_CODED(r->qid[i], r->q[i]->name, !str || !*str);
 	case DC_SOURCE:
 	case DC_DEST: {
 		/* four codes: their dictionary indices kept here, looked up at first use */
 		int32_t ix[RUN], map[4] = { -1, -1, -1, -1 };
-		const uint8_t *code = dc == DC_SOURCE ? r->src : r->dst;
+		const size_t at = dc == DC_SOURCE ? 38 : 39; /* the record's source or dest byte */
 		for (size_t i = 0; i < n; i++) {
-			unsigned m = code[i] & 3; /* checked: <= hbm */
+			unsigned m = r->raw[i][at] & 3; /* checked: <= hbm */
 			ok[i] = m != 0;
 			if (m && map[m] < 0 && (map[m] = nxc_col_dict_index(cb, memory_names[m])) < 0)
 				return NXP_E_NOMEM;
@@ -530,6 +591,7 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 						continue;
 					}
 					ir->q[k] = r.q;
+					ir->qid[k] = r.qid;
 					ir->start[k] = n.start_tick;
 					ir->end[k] = n.end_tick;
 					ir->pc[k] = n.pc;
@@ -556,19 +618,9 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 						continue;
 					}
 					dr->q[k] = r.q;
-					dr->start[k] = n.start_tick;
-					dr->end[k] = n.end_tick;
+					dr->qid[k] = r.qid;
 					dr->id[k] = r.id + (int64_t)i;
-					dr->agg[k] = n.packet_aggregation_id;
-					dr->pidx[k] = n.packet_idx;
-					dr->rb[k] = n.read_bytes;
-					dr->wb[k] = n.write_bytes;
-					dr->crc[k] = n.crc;
-					dr->var[k] = n.variable;
-					dr->exec[k] = n.execution_index;
-					dr->flags[k] = n.flags;
-					dr->src[k] = n.source;
-					dr->dst[k] = n.dest;
+					memcpy(dr->raw[k], r.rec + i * r.rsize, NTFF_REC_DMA_SIZE);
 					k++;
 				}
 			} else {
@@ -601,8 +653,8 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 		ir ? (void)(ir->n = k) : (void)0;
 		it->s.stats.records += (int64_t)k;
 		for (int c = 0; c < s->b.ncols && k > 0; c++) {
-			int bad = ir      ? put_instruction_col(&s->b.cols[c], d->ic[c], ir, d->p)
-				  : d->dr ? put_dma_col(&s->b.cols[c], d->dc[c], d->dr, k, d->p)
+			int bad = ir      ? put_instruction_col(&s->b.cols[c], d->ic[c], ir, d->p, &d->cm[c])
+				  : d->dr ? put_dma_col(&s->b.cols[c], d->dc[c], d->dr, k, d->p, &d->cm[c])
 					  : scatter(&s->b.cols[c], d->recs, d->rsize, k, 0);
 			if (bad) {
 				s->b.nomem = 1;
@@ -687,7 +739,12 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 				dev_free(d);
 				return rc;
 			}
-		} else if (!(d->recs = calloc(RUN, d->rsize))) {
+		}
+		if ((d->ic || d->dc) && !(d->cm = calloc((size_t)(s->b.ncols ? s->b.ncols : 1), sizeof(*d->cm)))) {
+			dev_free(d);
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
+		}
+		if (!d->ic && !d->dc && !(d->recs = calloc(RUN, d->rsize))) {
 			dev_free(d);
 			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		}
