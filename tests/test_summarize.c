@@ -993,6 +993,86 @@ START_TEST(test_hardware_override)
 }
 END_TEST
 
+/* Saturating sum as the pass's (sadd). */
+static void sat_add(int64_t *acc, int64_t v)
+{
+	if (__builtin_add_overflow(*acc, v, acc))
+		*acc = v > 0 ? INT64_MAX : INT64_MIN;
+}
+
+/* adjusted_hardware_flops of the one-thread pass with the caller's FP8
+ * multiplier m, against the instruction records' terms summed in record order
+ * (the pass's order for this table): the one-thread pass sums the terms of
+ * each static instruction once per pc (times its count) when every term is
+ * non-negative, and per record otherwise; both are the record-order sum. */
+static void adj_flops_case(nxp_profile *p, double m, int64_t *got, int64_t *want)
+{
+	nxp_hardware hw = {.struct_size = sizeof(hw)};
+	ck_assert_int_eq(nxp_hardware_for_arch("trn2", &hw), NXP_OK);
+	hw.fp8_flops_multiplier = m;
+	nxp_summary_options o;
+	nxp_summary_options_init(&o);
+	o.hw = &hw;
+	o.threads = 1;
+	nxp_summary *s;
+	ck_assert_int_eq(nxp_profile_summarize_opts(p, &o, &s, NULL), NXP_OK);
+	*got = F(s, "adjusted_hardware_flops").i;
+	nxp_summary_close(s);
+	const nxp_neff *neff = nxp_profile_neff(p);
+	nxp_cursor *c;
+	ck_assert_int_eq(nxp_cursor_open(&c, p, NXP_TABLE_INSTRUCTION, NULL, NULL), NXP_OK);
+	nxp_instruction in = {.struct_size = sizeof(in)};
+	*want = 0;
+	while (nxp_cursor_next_instruction(c, &in) == NXP_OK) {
+		const nxp_static_instr *si = (in.flags & NXP_INSTRUCTION_PC_UNKNOWN)
+						     ? NULL
+						     : nxp_neff_static_instr(neff, 0, in.engine_id, (uint64_t)in.pc);
+		const char *dn = si ? nxp_dtype_name(si->mm_dtype) : NULL;
+		double k = !si ? 1.0 : (dn && !strncmp(dn, "fp8", 3)) ? m : nxp_adjusted_flops_multiplier(si->mm_dtype, "trn2");
+		sat_add(want, (int64_t)((double)(in.raw_flops + in.flops_transpose) * k + 0.5));
+	}
+	nxp_cursor_close(c);
+}
+
+/* Saturated sums: counted per static instruction (large positive FP8 terms)
+ * and per record (large negative ones, where the order of the sum matters). */
+START_TEST(test_adjusted_flops_saturate)
+{
+	spec sp = {"trn2", 1, 6, 200, 20, 1, 0, 1, 0};
+	fixture f = build(&sp);
+	nxp_profile *p = open_profile(&f);
+	const nxp_neff *neff = nxp_profile_neff(p);
+	nxp_cursor *c;
+	ck_assert_int_eq(nxp_cursor_open(&c, p, NXP_TABLE_INSTRUCTION, NULL, NULL), NXP_OK);
+	nxp_instruction in = {.struct_size = sizeof(in)};
+	int64_t rmax = 0, n8 = 0;
+	while (nxp_cursor_next_instruction(c, &in) == NXP_OK) {
+		const nxp_static_instr *si = (in.flags & NXP_INSTRUCTION_PC_UNKNOWN)
+						     ? NULL
+						     : nxp_neff_static_instr(neff, 0, in.engine_id, (uint64_t)in.pc);
+		const char *dn = si ? nxp_dtype_name(si->mm_dtype) : NULL;
+		if (dn && !strncmp(dn, "fp8", 3) && in.raw_flops > 0) {
+			n8++;
+			if (in.raw_flops > rmax)
+				rmax = in.raw_flops;
+		}
+	}
+	nxp_cursor_close(c);
+	ck_assert_int_gt(n8, 2);
+	const double big = 4e18 / (double)rmax; /* every FP8 term <= 4e18: three pass INT64_MAX */
+	int64_t got, want;
+	adj_flops_case(p, big, &got, &want);
+	ck_assert_int_eq(want, INT64_MAX);
+	ck_assert_int_eq(got, want);
+	adj_flops_case(p, -big, &got, &want);
+	ck_assert_int_eq(got, want);
+	adj_flops_case(p, 2.0, &got, &want);
+	ck_assert_int_eq(got, want);
+	nxp_profile_close(p);
+	fixture_free(&f);
+}
+END_TEST
+
 START_TEST(test_misuse)
 {
 	spec sp = {"trn1", 1, 7, 20, 5, 1, 0, 1, 0};
@@ -1185,6 +1265,7 @@ int main(void)
 	tcase_add_test(tc, test_corrupt_section);
 	tcase_add_test(tc, test_empty_trace);
 	tcase_add_test(tc, test_cli_json_and_text);
+	tcase_add_test(tc, test_adjusted_flops_saturate);
 	suite_add_tcase(su, tc);
 	SRunner *sr = srunner_create(su);
 	srunner_run_all(sr, CK_NORMAL);

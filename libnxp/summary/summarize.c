@@ -121,11 +121,21 @@ typedef struct pass {
 	/* DMA counters */
 	int64_t pk_count, pk_time, pk_bytes;
 	int64_t cls_count[CLS_N], cls_bytes[CLS_N];
-	int64_t in_q, out_q, w_q;
+	int64_t qbytes[4]; /* by the NEFF queue type's kind: [1] input, [2] output, [3] data; [0] the rest (unused) */
 	int64_t xfer_count, xfer_time;
 	qslot *q;
 	size_t nq, capq;
 	qmemo *qmemo; /* per NTFF queue id */
+
+	/* The one-thread pass's static-instruction counts (NULL: not used): per
+	 * NTFF instruction queue id, how many records ran each pc of its NEFF
+	 * stream.  A static instruction's terms (FLOPs, memory bytes, flags) are
+	 * then summed once per pc, times its count, after the pass (si_counts_apply)
+	 * instead of per record: the same sums, as every term is non-negative
+	 * (si_counts_init checks), so a saturating sum does not depend on how it
+	 * is grouped. */
+	uint64_t **sicnt;
+	uint64_t *sicnt_base;
 
 	/* other tables */
 	int64_t rows;
@@ -164,6 +174,33 @@ static inline int clip(const pass *ps, int64_t *lo, int64_t *hi)
 	if (*lo < ps->rg.lo)
 		*lo = ps->rg.lo;
 	return *hi >= *lo && *lo < ps->rg.hi;
+}
+
+/* The per-record functions below take two constants, so that the one-thread
+ * pass's loop is compiled once per case without re-testing them per record:
+ *  win: 0 only when the pass has no window (clip() is then the identity);
+ *  par: 0 in the one-thread pass (no channel: ps->out NULL, ps->spans 0). */
+static inline __attribute__((always_inline)) int clip_w(const pass *ps, int64_t *lo, int64_t *hi, const int win)
+{
+	return win ? clip(ps, lo, hi) : 1;
+}
+
+/* nxp_union_add for a union whose spans come with non-decreasing lo >= 0,
+ * opened by pass_init with hi = INT64_MIN: the same state, fewer tests (the
+ * DMA unions of the one-thread pass: packets in start order, clipped). */
+static inline void union_add_sorted(nxp_union *u, int64_t lo, int64_t hi)
+{
+	if (hi <= lo)
+		return;
+	if (lo > u->hi) { /* a new run (always the first: hi starts at INT64_MIN) */
+		if (u->open)
+			nxp_union_acc(&u->total, u->lo, u->hi);
+		u->lo = lo;
+		u->hi = hi;
+		u->open = 1;
+	} else if (hi > u->hi) {
+		u->hi = hi;
+	}
 }
 
 /* ------------------------------------------------------------------------ */
@@ -225,9 +262,9 @@ static void emit_run(pass *ps, const nxp_span *r)
 }
 
 /* A span of total_active_time, in start order. */
-static inline void total_add(pass *ps, int64_t lo, int64_t hi)
+static inline __attribute__((always_inline)) void total_add(pass *ps, int64_t lo, int64_t hi, const int par)
 {
-	if (!ps->out) {
+	if (!par || !ps->out) {
 		nxp_union_add(&ps->total_u, lo, hi);
 		return;
 	}
@@ -261,27 +298,27 @@ static void total_end(pass *ps)
 
 /* Feed one instruction busy interval, in start order, to its unions
  * (tag[0] = engine, tag[1] = opcode slot or -1). */
-static void feed_instr(pass *ps, const nxp_span *e)
+static inline __attribute__((always_inline)) void feed_instr(pass *ps, const nxp_span *e, const int par)
 {
-	total_add(ps, e->lo, e->hi);
+	total_add(ps, e->lo, e->hi, par);
 	nxp_union_add(&ps->eng_u[e->tag[0]], e->lo, e->hi);
 	if (e->tag[1] >= 0)
 		nxp_union_add(&ps->ops[e->tag[0] * OP_SLOTS + e->tag[1]].u, e->lo, e->hi);
 }
 
 /* Release every buffered interval that starts at or before `upto`. */
-static void release(pass *ps, int64_t upto)
+static inline __attribute__((always_inline)) void release(pass *ps, int64_t upto, const int par)
 {
 	nxp_span e;
 	while (nxp_reorder_pop(&ps->reorder, upto, &e))
-		feed_instr(ps, &e);
+		feed_instr(ps, &e, par);
 }
 
 /* A record starting at `start` was read: intervals it passed are released. */
-static void advance(pass *ps, int64_t start)
+static inline __attribute__((always_inline)) void advance(pass *ps, int64_t start, const int par)
 {
 	nxp_reorder_advance(&ps->reorder, start);
-	release(ps, ps->reorder.watermark);
+	release(ps, ps->reorder.watermark, par);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -293,16 +330,69 @@ typedef struct irec {
 	int64_t start_ts, end_ts, evt_wait_time_ns;
 	int32_t engine;
 	const nxp_static_instr *si; /* NULL: the pc is not in the NEFF (NXP_INSTRUCTION_PC_UNKNOWN) */
+	uint64_t *count;            /* the pc's count (ps->sicnt), when si and the pass counts */
 } irec;
 
 /* The fields of an instruction whose pc is not in the NEFF: all 0. */
 static const nxp_static_instr si_unknown;
 
-static int do_instruction(pass *ps, const irec *in)
+/* Saturating c * v for v >= 0. */
+static inline int64_t smul(uint64_t c, int64_t v)
+{
+	if (!c || v <= 0)
+		return 0;
+	return c > (uint64_t)(INT64_MAX / v) ? INT64_MAX : (int64_t)c * v;
+}
+
+/* The terms of `c` records of static instruction x (known: in the NEFF,
+ * else x is si_unknown) that depend on x alone: once per record (c = 1, any
+ * sign), or once per pc after the pass (c >= 1, terms checked non-negative). */
+static inline __attribute__((always_inline)) void instr_terms(pass *ps, const nxp_static_instr *x, int known,
+							       uint64_t c)
+{
+	/* A transpose reports its FLOPs only in flops_transpose (ntff.h). */
+	const int64_t raw_flops = x->is_transpose ? 0 : x->raw_flops;
+	const int64_t flops_transpose = x->is_transpose ? x->raw_flops : 0;
+	double m = 1.0;
+	if (known) {
+		sadd(&ps->matmul_count, c == 1 ? x->is_matmul : smul(c, x->is_matmul));
+		if (x->is_activate)
+			ps->activate_count += (int64_t)c;
+		m = ps->mult[x->mm_dtype];
+		ps->negative |= m < 0.0; /* a caller's hardware description with a negative multiplier */
+	}
+#define TERM(v) (c == 1 ? (v) : smul(c, (v)))
+	sadd(&ps->hw_flops, TERM(raw_flops + flops_transpose));
+	sadd(&ps->tr_flops, TERM(flops_transpose));
+	sadd(&ps->adj_hw_flops, TERM((int64_t)((double)(raw_flops + flops_transpose) * m + 0.5)));
+	sadd(&ps->adj_tr_flops, TERM((int64_t)((double)flops_transpose * m + 0.5)));
+	if (x->opcode_num < NXP_SUMMARY_OPCODES && ps->dma_op[x->opcode_num]) {
+		sadd(&ps->dma_instr_hbm_read, TERM(x->hbm_read_bytes));
+		sadd(&ps->dma_instr_hbm_write, TERM(x->hbm_write_bytes));
+	} else {
+		sadd(&ps->hbm_read, TERM(x->hbm_read_bytes));
+		sadd(&ps->hbm_write, TERM(x->hbm_write_bytes));
+	}
+	sadd(&ps->sbuf_read, TERM(x->sbuf_read_bytes));
+	sadd(&ps->sbuf_write, TERM(x->sbuf_write_bytes));
+	sadd(&ps->psum_read, TERM(x->psum_read_bytes));
+	sadd(&ps->psum_write, TERM(x->psum_write_bytes));
+	sadd(&ps->spill_save, TERM(x->spill_save_bytes));
+	sadd(&ps->spill_reload, TERM(x->spill_reload_bytes));
+	if (x->psum_read_sbuf_write_bytes > 0) {
+		ps->prsw_count += (int64_t)c;
+		sadd(&ps->prsw_bytes, TERM(x->psum_read_sbuf_write_bytes));
+	}
+#undef TERM
+}
+
+/* cnt: 1 when the pass counts static instructions (ps->sicnt; in->count set). */
+static inline __attribute__((always_inline)) int do_instruction(pass *ps, const irec *in, const int win,
+								 const int par, const int cnt)
 {
 	ps->rows++;
 	span_add(ps, in->start_ts, in->end_ts);
-	advance(ps, in->start_ts);
+	advance(ps, in->start_ts, par);
 	int e = in->engine;
 	if (e < 0 || e >= NXP_ENGINE_COUNT)
 		return NXP_OK; /* the cursor only returns known engines; be defensive */
@@ -315,49 +405,27 @@ static int do_instruction(pass *ps, const irec *in)
 
 	ps->eng_count[e]++;
 	sadd(&ps->eng_time[e], duration_ns);
-	ps->negative |= (duration_ns | raw_flops | flops_transpose | x->hbm_read_bytes | x->hbm_write_bytes |
-			 x->sbuf_read_bytes | x->sbuf_write_bytes | x->psum_read_bytes | x->psum_write_bytes |
-			 x->spill_save_bytes | x->spill_reload_bytes) < 0;
+	if (!cnt)
+		ps->negative |= (duration_ns | raw_flops | flops_transpose | x->hbm_read_bytes | x->hbm_write_bytes |
+				 x->sbuf_read_bytes | x->sbuf_write_bytes | x->psum_read_bytes | x->psum_write_bytes |
+				 x->spill_save_bytes | x->spill_reload_bytes) < 0;
 	if (!si || !si->is_setup) {
 		int64_t xlo = in->start_ts, xhi = in->end_ts;
-		if (clip(ps, &xlo, &xhi)) {
+		if (clip_w(ps, &xlo, &xhi, win)) {
 			if (xlo < ps->exec_lo)
 				ps->exec_lo = xlo;
 			if (xhi > ps->exec_hi)
 				ps->exec_hi = xhi;
 		}
 	}
-	double m = 1.0;
-	if (si) {
-		sadd(&ps->matmul_count, si->is_matmul);
-		if (si->is_activate) {
-			ps->activate_count++;
-			sadd(&ps->activate_time, duration_ns);
-		}
-		m = ps->mult[si->mm_dtype];
-		ps->negative |= m < 0.0; /* a caller's hardware description with a negative multiplier */
-	}
-	sadd(&ps->hw_flops, raw_flops + flops_transpose);
-	sadd(&ps->tr_flops, flops_transpose);
-	sadd(&ps->adj_hw_flops, (int64_t)((double)(raw_flops + flops_transpose) * m + 0.5));
-	sadd(&ps->adj_tr_flops, (int64_t)((double)flops_transpose * m + 0.5));
-	if (x->opcode_num < NXP_SUMMARY_OPCODES && ps->dma_op[x->opcode_num]) {
-		sadd(&ps->dma_instr_hbm_read, x->hbm_read_bytes);
-		sadd(&ps->dma_instr_hbm_write, x->hbm_write_bytes);
+	if (cnt) {
+		if (si)
+			++*in->count;
 	} else {
-		sadd(&ps->hbm_read, x->hbm_read_bytes);
-		sadd(&ps->hbm_write, x->hbm_write_bytes);
+		instr_terms(ps, x, si != NULL, 1);
 	}
-	sadd(&ps->sbuf_read, x->sbuf_read_bytes);
-	sadd(&ps->sbuf_write, x->sbuf_write_bytes);
-	sadd(&ps->psum_read, x->psum_read_bytes);
-	sadd(&ps->psum_write, x->psum_write_bytes);
-	sadd(&ps->spill_save, x->spill_save_bytes);
-	sadd(&ps->spill_reload, x->spill_reload_bytes);
-	if (x->psum_read_sbuf_write_bytes > 0) {
-		ps->prsw_count++;
-		sadd(&ps->prsw_bytes, x->psum_read_sbuf_write_bytes);
-	}
+	if (si && si->is_activate)
+		sadd(&ps->activate_time, duration_ns);
 
 	int32_t op = -1;
 	if (!si)
@@ -376,11 +444,11 @@ static int do_instruction(pass *ps, const irec *in)
 	int64_t lo, hi = in->end_ts;
 	if (!nxp_busy_span(in->start_ts, in->evt_wait_time_ns, in->end_ts, &lo))
 		return NXP_OK; /* all wait: not busy */
-	if (!clip(ps, &lo, &hi))
+	if (!clip_w(ps, &lo, &hi, win))
 		return NXP_OK; /* busy only after the window */
 	nxp_span sp = {lo, hi, {e, op}}, early;
 	if (lo <= ps->reorder.watermark) {
-		feed_instr(ps, &sp);
+		feed_instr(ps, &sp, par);
 		return NXP_OK;
 	}
 	int rc = nxp_reorder_push(&ps->reorder, &sp, &early);
@@ -388,7 +456,7 @@ static int do_instruction(pass *ps, const irec *in)
 		ps->reorder_peak = ps->reorder.n;
 	if (rc == 1) { /* bound reached: the earliest is merged now (may slightly misplace it) */
 		ps->unordered = 1;
-		feed_instr(ps, &early);
+		feed_instr(ps, &early, par);
 	}
 	else if (rc < 0)
 		return nxp__error_set(ps->st, NXP_E_NOMEM, -1, "out of memory (summary reorder window)");
@@ -506,64 +574,79 @@ typedef struct drec {
 	uint32_t qid;   /* its NTFF queue */
 } drec;
 
-static int do_dma(pass *ps, const drec *d)
+/* The memo of NTFF queue `qid` with its type and slot filled (at the queue's
+ * first packet, and again after the slot table grew). */
+static __attribute__((noinline)) int queue_memo_fill(pass *ps, uint32_t qid)
 {
+	qmemo *mq = &ps->qmemo[qid];
+	if (!mq->typed)
+		queue_type_of(mq, &ps->p->queues[qid]);
+	qslot *q;
+	return find_queue(ps, qid, &q);
+}
+
+static inline __attribute__((always_inline)) int do_dma(pass *ps, const drec *d, const int win, const int par)
+{
+	/* The queue first: its class, kind and transfer slot in one memo (a
+	 * failure here fails the pass, whatever was summed before). */
+	qmemo *mq = &ps->qmemo[d->qid];
+	if (__builtin_expect(!mq->slot, 0)) {
+		int rc = queue_memo_fill(ps, d->qid);
+		if (rc)
+			return rc;
+	}
 	ps->rows++;
 	span_add(ps, d->start_ts, d->end_ts);
-	advance(ps, d->start_ts);
+	advance(ps, d->start_ts, par);
 	int64_t lo = d->start_ts, hi = d->end_ts; /* the busy interval, clipped to the window */
-	const int busy = clip(ps, &lo, &hi);
+	const int busy = clip_w(ps, &lo, &hi, win);
 	if (busy && lo < ps->exec_lo)
 		ps->exec_lo = lo;
 	if (busy && hi > ps->exec_hi)
 		ps->exec_hi = hi;
 
 	/* The packet's queue_type: the dynamic flags', else its NEFF queue's. */
-	int cls = d->flags & NXP_DMA_HARDWARE_DYNAMIC ? CLS_HW : d->flags & NXP_DMA_SOFTWARE_DYNAMIC ? CLS_SW : -1;
-	int kind = 0;
-	if (cls < 0) {
-		qmemo *mq = &ps->qmemo[d->qid];
-		if (!mq->typed)
-			queue_type_of(mq, &ps->p->queues[d->qid]);
-		cls = mq->cls;
-		kind = mq->kind;
+	int cls = mq->cls, kind = mq->kind;
+	if (d->flags) {
+		cls = d->flags & NXP_DMA_HARDWARE_DYNAMIC ? CLS_HW : CLS_SW;
+		kind = 0;
 	}
+	/* No term here can be negative (ps->negative stays as it is): the byte
+	 * counts are u32 and a good record ends at or after its start. */
 	const int64_t duration_ns = d->end_ts - d->start_ts;
 	const int64_t transfer_bytes = d->read_bytes > d->write_bytes ? d->read_bytes : d->write_bytes;
-	ps->negative |= (duration_ns | transfer_bytes | d->read_bytes | d->write_bytes) < 0;
 	ps->pk_count++;
 	sadd(&ps->pk_time, duration_ns);
 	sadd(&ps->pk_bytes, transfer_bytes);
 	ps->cls_count[cls]++;
 	sadd(&ps->cls_bytes[cls], transfer_bytes);
-	if (kind == 1)
-		sadd(&ps->in_q, transfer_bytes);
-	else if (kind == 2)
-		sadd(&ps->out_q, transfer_bytes);
-	else if (kind == 3)
-		sadd(&ps->w_q, transfer_bytes);
+	sadd(&ps->qbytes[kind], transfer_bytes); /* kind 0 sums into an unused slot */
 	if (d->source_hbm)
 		sadd(&ps->hbm_read, d->read_bytes);
 	if (d->dest_hbm)
 		sadd(&ps->hbm_write, d->write_bytes);
 
-	if (busy && ps->spans) {
+	if (par && busy && ps->spans) {
 		span_send(ps, lo, hi, cls);
 	} else if (busy) {
-		total_add(ps, lo, hi);
-		nxp_union_add(&ps->dma_u, lo, hi);
-		nxp_union_add(&ps->cls_u[cls], lo, hi);
-		if (cls != CLS_STATIC)
-			nxp_union_add(&ps->dyn_u, lo, hi);
+		total_add(ps, lo, hi, par);
+		if (!par) { /* the one-thread pass: packets come in start order */
+			union_add_sorted(&ps->dma_u, lo, hi);
+			union_add_sorted(&ps->cls_u[cls], lo, hi);
+			if (cls != CLS_STATIC)
+				union_add_sorted(&ps->dyn_u, lo, hi);
+		} else {
+			nxp_union_add(&ps->dma_u, lo, hi);
+			nxp_union_add(&ps->cls_u[cls], lo, hi);
+			if (cls != CLS_STATIC)
+				nxp_union_add(&ps->dyn_u, lo, hi);
+		}
 	} else {
 		lo = hi = ps->rg.hi; /* a transfer's share past the window is nothing */
 	}
 
 	/* Aggregated transfers: a transfer's packets are contiguous in its queue. */
-	qslot *q = NULL;
-	int rc = find_queue(ps, d->qid, &q);
-	if (rc)
-		return rc;
+	qslot *q = mq->slot;
 	if (q->agg != d->packet_aggregation_id) {
 		if (q->agg != INT64_MIN)
 			close_transfer(ps, q);
@@ -666,11 +749,15 @@ static int iter_fail(pass *ps, const ntff_iter *it, int rc)
 	return rc;
 }
 
-/* The next good Instruction record into *r, as nxp_cursor_next_instruction
- * steps: bad records counted and stepped over, the good one stepped past
- * once decoded (an error doing so is kept in it->s for the next call).
- * NXP_OK, NXP_END or a negative error.  (Inlined in the loops: per record.) */
-static inline __attribute__((always_inline)) int next_instr(ntff_iter *it, irec *r)
+/* Reading a table as nxp_cursor_next_* steps it: bad records counted and
+ * stepped over; a good one stepped past once used (an error doing so is kept
+ * in it->s and returned by the next call).  peek_* stop at the next good
+ * record without stepping past it (NXP_OK and its reader in *out, NXP_END or
+ * a negative error), *_fill decode what the pass uses of it, next_* do both
+ * and step.  The one-thread pass peeks, sums the record straight from its
+ * reader and then steps: no record is carried from one turn of its loop to
+ * the next but the two readers.  (All inlined in the loops: per record.) */
+static inline __attribute__((always_inline)) int peek_instr(ntff_iter *it, ntff_qreader **out)
 {
 	ntff_scan *s = &it->s;
 	if (s->failed)
@@ -679,29 +766,43 @@ static inline __attribute__((always_inline)) int next_instr(ntff_iter *it, irec 
 	while ((qr = ntff_iter_peek(it))) {
 		nxp_ntff_instruction_note n;
 		ntff_decode_instruction(qr->rec, &n);
-		const int good = ntff_instruction_ok(&n);
-		if (good) {
-			const ntff_queue *q = qr->q;
-			r->start_ts = ntff_tick_ns(s->p, n.start_tick);
-			r->end_ts = ntff_tick_ns(s->p, n.end_tick);
-			r->evt_wait_time_ns = ntff_tick_ns(s->p, n.wait_ticks);
-			r->engine = q->engine;
-			r->si = n.pc < q->nsi ? &q->si[n.pc] : NULL;
-			s->stats.unknown_pcs += !r->si;
-		} else {
-			ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
-		}
-		int rc = ntff_iter_step(it);
-		if (good)
+		if (ntff_instruction_ok(&n)) {
+			*out = qr;
 			return NXP_OK;
+		}
+		ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
+		int rc = ntff_iter_step(it);
 		if (rc < 0)
 			return rc;
 	}
 	return NXP_END;
 }
 
-/* The next good DmaPacket record into *r (as next_instr). */
-static inline __attribute__((always_inline)) int next_dma(ntff_iter *it, drec *r)
+static inline __attribute__((always_inline)) void instr_fill(ntff_scan *s, const ntff_qreader *qr, irec *r)
+{
+	nxp_ntff_instruction_note n;
+	ntff_decode_instruction(qr->rec, &n);
+	const ntff_queue *q = qr->q;
+	r->start_ts = ntff_tick_ns(s->p, n.start_tick);
+	r->end_ts = ntff_tick_ns(s->p, n.end_tick);
+	r->evt_wait_time_ns = ntff_tick_ns(s->p, n.wait_ticks);
+	r->engine = q->engine;
+	r->si = n.pc < q->nsi ? &q->si[n.pc] : NULL;
+	s->stats.unknown_pcs += !r->si;
+}
+
+static inline __attribute__((always_inline)) int next_instr(ntff_iter *it, irec *r)
+{
+	ntff_qreader *qr = NULL; /* (set when rc is NXP_OK) */
+	int rc = peek_instr(it, &qr);
+	if (rc)
+		return rc;
+	instr_fill(&it->s, qr, r);
+	(void)ntff_iter_step(it);
+	return NXP_OK;
+}
+
+static inline __attribute__((always_inline)) int peek_dma(ntff_iter *it, ntff_qreader **out)
 {
 	ntff_scan *s = &it->s;
 	if (s->failed)
@@ -710,31 +811,47 @@ static inline __attribute__((always_inline)) int next_dma(ntff_iter *it, drec *r
 	while ((qr = ntff_iter_peek(it))) {
 		nxp_ntff_dma_note n;
 		ntff_decode_dma(qr->rec, &n);
-		const int good = ntff_dma_ok(s->p, &n);
-		if (good) {
-			r->start_ts = ntff_tick_ns(s->p, n.start_tick);
-			r->end_ts = ntff_tick_ns(s->p, n.end_tick);
-			r->read_bytes = n.read_bytes;
-			r->write_bytes = n.write_bytes;
-			r->packet_aggregation_id = n.packet_aggregation_id;
-			r->flags = n.flags & (NXP_DMA_HARDWARE_DYNAMIC | NXP_DMA_SOFTWARE_DYNAMIC);
-			r->source_hbm = n.source == NXP_MEMORY_HBM;
-			r->dest_hbm = n.dest == NXP_MEMORY_HBM;
-			r->qid = qr->qid;
-		} else {
-			ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
-		}
-		int rc = ntff_iter_step(it);
-		if (good)
+		if (ntff_dma_ok(s->p, &n)) {
+			*out = qr;
 			return NXP_OK;
+		}
+		ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
+		int rc = ntff_iter_step(it);
 		if (rc < 0)
 			return rc;
 	}
 	return NXP_END;
 }
 
-/* The Instruction and DmaPacket records merged by start time. */
-static int main_loop(pass *ps)
+static inline __attribute__((always_inline)) void dma_fill(const ntff_scan *s, const ntff_qreader *qr, drec *r)
+{
+	nxp_ntff_dma_note n;
+	ntff_decode_dma(qr->rec, &n);
+	r->start_ts = ntff_tick_ns(s->p, n.start_tick);
+	r->end_ts = ntff_tick_ns(s->p, n.end_tick);
+	r->read_bytes = n.read_bytes;
+	r->write_bytes = n.write_bytes;
+	r->packet_aggregation_id = n.packet_aggregation_id;
+	r->flags = n.flags & (NXP_DMA_HARDWARE_DYNAMIC | NXP_DMA_SOFTWARE_DYNAMIC);
+	r->source_hbm = n.source == NXP_MEMORY_HBM;
+	r->dest_hbm = n.dest == NXP_MEMORY_HBM;
+	r->qid = qr->qid;
+}
+
+static inline __attribute__((always_inline)) int next_dma(ntff_iter *it, drec *r)
+{
+	ntff_qreader *qr = NULL; /* (set when rc is NXP_OK) */
+	int rc = peek_dma(it, &qr);
+	if (rc)
+		return rc;
+	dma_fill(&it->s, qr, r);
+	(void)ntff_iter_step(it);
+	return NXP_OK;
+}
+
+/* The Instruction and DmaPacket records merged by start time (an
+ * instruction first on a tie). */
+static inline __attribute__((always_inline)) int main_loop_w(pass *ps, const int win, const int cnt)
 {
 	ntff_iter ii, id;
 	int rc = open_iter(ps, NXP_TABLE_INSTRUCTION, &ii);
@@ -744,10 +861,10 @@ static int main_loop(pass *ps)
 		ntff_iter_close(&ii);
 		return rc;
 	}
-	irec in;
-	drec dp;
-	int hi = next_instr(&ii, &in);
-	int hd = next_dma(&id, &dp);
+	const nxp_profile *p = ps->p;
+	ntff_qreader *qi = NULL, *qd = NULL;
+	int hi = peek_instr(&ii, &qi);
+	int hd = peek_dma(&id, &qd);
 	for (;;) {
 		if (hi < 0) {
 			rc = iter_fail(ps, &ii, hi);
@@ -759,23 +876,112 @@ static int main_loop(pass *ps)
 		}
 		if (hi == NXP_END && hd == NXP_END)
 			break;
-		if (hd == NXP_END || (hi == NXP_OK && in.start_ts <= dp.start_ts)) {
-			rc = do_instruction(ps, &in);
+		/* a record's key is its start tick */
+		if (hd == NXP_END || (hi == NXP_OK && ntff_tick_ns(p, qi->key) <= ntff_tick_ns(p, qd->key))) {
+			irec in;
+			instr_fill(&ii.s, qi, &in);
+			in.count = cnt && in.si ? &ps->sicnt[qi->qid][in.si - qi->q->si] : NULL;
+			rc = do_instruction(ps, &in, win, 0, cnt);
 			if (rc)
 				goto out;
-			hi = next_instr(&ii, &in);
+			(void)ntff_iter_step(&ii);
+			hi = peek_instr(&ii, &qi);
 		} else {
-			rc = do_dma(ps, &dp);
+			drec dp;
+			dma_fill(&id.s, qd, &dp);
+			rc = do_dma(ps, &dp, win, 0);
 			if (rc)
 				goto out;
-			hd = next_dma(&id, &dp);
+			(void)ntff_iter_step(&id);
+			hd = peek_dma(&id, &qd);
 		}
 	}
-	release(ps, INT64_MAX);
+	release(ps, INT64_MAX, 0);
 	rc = NXP_OK;
 out:
 	ntff_iter_close(&ii);
 	ntff_iter_close(&id);
+	return rc;
+}
+
+/* Counting static instructions (pass.sicnt): at most this many counters. */
+#define SICNT_MAX ((size_t)1 << 22)
+
+/* Set up ps->sicnt when every term of every static instruction of the
+ * profile's instruction queues is non-negative (and not too many of them):
+ * 1, else 0 (the pass sums per record, as the parallel pass does). */
+static int si_counts_init(pass *ps)
+{
+	const nxp_profile *p = ps->p;
+	size_t total = 0;
+	for (size_t i = 0; i < p->nqueues; i++) {
+		const ntff_queue *q = &p->queues[i];
+		if (q->kind != NXP_QUEUE_INSTRUCTION || !q->si || !q->nsi)
+			continue;
+		if (q->nsi > SICNT_MAX - total)
+			return 0;
+		total += (size_t)q->nsi;
+		for (uint64_t k = 0; k < q->nsi; k++) {
+			const nxp_static_instr *x = &q->si[k];
+			const double m = ps->mult[x->mm_dtype];
+			/* the terms instr_terms sums (raw_flops is either term) */
+			if ((x->raw_flops | x->hbm_read_bytes | x->hbm_write_bytes | x->sbuf_read_bytes |
+			     x->sbuf_write_bytes | x->psum_read_bytes | x->psum_write_bytes | x->spill_save_bytes |
+			     x->spill_reload_bytes) < 0 || !(m >= 0.0) ||
+			    (int64_t)((double)x->raw_flops * m + 0.5) < 0)
+				return 0;
+		}
+	}
+	if (!total)
+		return 0;
+	ps->sicnt = calloc(p->nqueues, sizeof(*ps->sicnt));
+	ps->sicnt_base = calloc(total, sizeof(*ps->sicnt_base));
+	if (!ps->sicnt || !ps->sicnt_base) {
+		free(ps->sicnt);
+		free(ps->sicnt_base);
+		ps->sicnt = NULL;
+		ps->sicnt_base = NULL;
+		return 0; /* the per-record sums need no memory */
+	}
+	size_t off = 0;
+	for (size_t i = 0; i < p->nqueues; i++) {
+		const ntff_queue *q = &p->queues[i];
+		if (q->kind != NXP_QUEUE_INSTRUCTION || !q->si || !q->nsi)
+			continue;
+		ps->sicnt[i] = ps->sicnt_base + off;
+		off += (size_t)q->nsi;
+	}
+	return 1;
+}
+
+/* Sum the counted static instructions' terms (after the pass). */
+static void si_counts_apply(pass *ps)
+{
+	const nxp_profile *p = ps->p;
+	for (size_t i = 0; i < p->nqueues; i++) {
+		const uint64_t *c = ps->sicnt[i];
+		if (!c)
+			continue;
+		const ntff_queue *q = &p->queues[i];
+		for (uint64_t k = 0; k < q->nsi; k++)
+			if (c[k])
+				instr_terms(ps, &q->si[k], 1, c[k]);
+	}
+}
+
+/* flatten: the loop's every helper inlined (GCC's size limits otherwise leave
+ * the record decode and union adds out of line in so large a function). */
+static __attribute__((flatten)) int main_loop(pass *ps)
+{
+	if (!si_counts_init(ps))
+		return main_loop_w(ps, 1, 0); /* (clip() is exact without a window too) */
+	int rc;
+	if (ps->rg.lo == INT64_MIN && ps->rg.hi == INT64_MAX)
+		rc = main_loop_w(ps, 0, 1); /* no window: the whole trace (a pcore selection is the iterators') */
+	else
+		rc = main_loop_w(ps, 1, 1);
+	if (!rc)
+		si_counts_apply(ps);
 	return rc;
 }
 
@@ -1017,9 +1223,9 @@ static int fill(pass *ps, nxp_summary *s, const nxp_metadata *md, const nxp_hard
 	nxp_summary_set_int(s, NXP_SF_hardware_dynamic_dma_size, ps->cls_bytes[CLS_HW]);
 	nxp_summary_set_float(s, NXP_SF_hardware_dynamic_dma_active_time, sec(nxp_union_length(&ps->cls_u[CLS_HW])));
 	nxp_summary_set_float(s, NXP_SF_dynamic_dma_active_time, sec(nxp_union_length(&ps->dyn_u)));
-	nxp_summary_set_int(s, NXP_SF_input_queue_bytes, ps->in_q);
-	nxp_summary_set_int(s, NXP_SF_output_queue_bytes, ps->out_q);
-	nxp_summary_set_int(s, NXP_SF_weight_queue_bytes, ps->w_q);
+	nxp_summary_set_int(s, NXP_SF_input_queue_bytes, ps->qbytes[1]);
+	nxp_summary_set_int(s, NXP_SF_output_queue_bytes, ps->qbytes[2]);
+	nxp_summary_set_int(s, NXP_SF_weight_queue_bytes, ps->qbytes[3]);
 
 	/* Overall. */
 	if (ps->exec_lo <= ps->exec_hi)
@@ -1098,6 +1304,10 @@ static void pass_free(pass *ps)
 	free(ps->tg);
 	free(ps->ops);
 	free(ps->qmemo);
+	free(ps->sicnt);
+	free(ps->sicnt_base);
+	ps->sicnt = NULL;
+	ps->sicnt_base = NULL;
 	ps->qmemo = NULL;
 	ps->q = NULL;
 	ps->tg = NULL;
@@ -1122,6 +1332,9 @@ static int pass_init(pass *ps, nxp_profile *p, const region *rg, const nxp_metad
 	nxp_reorder_init(&ps->reorder, REORDER_MAX);
 	ps->span_lo = ps->exec_lo = INT64_MAX;
 	ps->span_hi = ps->exec_hi = INT64_MIN;
+	ps->dma_u.hi = ps->dyn_u.hi = INT64_MIN; /* union_add_sorted's first span opens them */
+	for (int c = 0; c < CLS_N; c++)
+		ps->cls_u[c].hi = INT64_MIN;
 	ps->tpb_lo = INT64_MIN;
 	ps->tpb_hi = INT64_MAX;
 	ps->last_start = INT64_MIN;
@@ -1222,6 +1435,7 @@ static int group_loop(pass *ps, const qgroup *g, int dma)
 	} r;
 	ntff_iter it;
 	memset(&it, 0, sizeof(it));
+	memset(&r, 0, sizeof(r)); /* (set before any use; GCC cannot tell once do_dma is inlined) */
 	it.t = g->t;
 	int rc = ntff_scan_open(&it.s, g->p, group_wants, g, g->from, g->to);
 	if (!rc)
@@ -1238,13 +1452,13 @@ static int group_loop(pass *ps, const qgroup *g, int dma)
 		if (start < ps->last_start)
 			ps->unordered = 1;
 		ps->last_start = start;
-		if ((rc = dma ? do_dma(ps, &r.dp) : do_instruction(ps, &r.in)) != NXP_OK)
+		if ((rc = dma ? do_dma(ps, &r.dp, 1, 1) : do_instruction(ps, &r.in, 1, 1, 0)) != NXP_OK)
 			break;
 	}
 	if (!ps->unordered && !rc && nr < 0)
 		ps->unordered = 1; /* a read error: the one-thread pass reports it, as it always does */
 	if (!rc && !dma)
-		release(ps, INT64_MAX);
+		release(ps, INT64_MAX, 1);
 	ntff_iter_close(&it);
 	return rc;
 }
@@ -1281,7 +1495,7 @@ static void acc_loop(ptask *a)
 		if (x->lo < last)
 			ps->unordered = 1;
 		last = x->lo;
-		total_add(ps, x->lo, x->hi);
+		total_add(ps, x->lo, x->hi, 1);
 		nxp_union_add(&ps->dma_u, x->lo, x->hi);
 		nxp_union_add(&ps->cls_u[x->tag[0]], x->lo, x->hi);
 		if (x->tag[0] != CLS_STATIC)
@@ -1570,9 +1784,8 @@ static int parallel_pass(pass *into, const nxp_metadata *md, const nxp_hardware 
 				sadd(&x->cls_count[c], g->cls_count[c]);
 				sadd(&x->cls_bytes[c], g->cls_bytes[c]);
 			}
-			sadd(&x->in_q, g->in_q);
-			sadd(&x->out_q, g->out_q);
-			sadd(&x->w_q, g->w_q);
+			for (int k2 = 1; k2 < 4; k2++)
+				sadd(&x->qbytes[k2], g->qbytes[k2]);
 			/* The group's transfers still open end with its trace. */
 			for (size_t j = 0; j < g->capq; j++)
 				if (g->q[j].used && g->q[j].agg != INT64_MIN)
