@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The Summary object: field registry, accessors, and the pure derivation of
  * the ratio metrics (the only place their formulas live; doc/metrics.md). */
+#include "abi_struct.h"
 #include "status.h"
 #include "summary_priv.h"
 
@@ -67,7 +68,7 @@ static int find_id(const char *name)
 
 int nxp_summary_get_field(const nxp_summary *s, size_t index, nxp_summary_field *out)
 {
-	if (!s || !nxp_struct_ok(out, FIELD_MIN_SIZE))
+	if (!s || !nxp__struct_size_ok(out, FIELD_MIN_SIZE))
 		return NXP_E_INVAL;
 	if (index >= NXP_SF_COUNT)
 		return NXP_E_RANGE;
@@ -86,13 +87,13 @@ int nxp_summary_get_field(const nxp_summary *s, size_t index, nxp_summary_field 
 	}
 	f.extension = (d->flags & NXP_SF_EXT) != 0;
 	f.derived = (d->flags & NXP_SF_DERIVED) != 0;
-	nxp_struct_out(out, &f, sizeof(f));
+	NXP__STRUCT_OUT(out, f, FIELD_MIN_SIZE);
 	return NXP_OK;
 }
 
 int nxp_summary_find(const nxp_summary *s, const char *name, nxp_summary_field *out)
 {
-	if (!s || !name || !nxp_struct_ok(out, FIELD_MIN_SIZE))
+	if (!s || !name || !nxp__struct_size_ok(out, FIELD_MIN_SIZE))
 		return NXP_E_INVAL;
 	int id = find_id(name);
 	if (id < 0)
@@ -171,11 +172,11 @@ int nxp_summary_unset(nxp_summary *s, const char *name)
 
 int nxp_summary_get_hardware(const nxp_summary *s, nxp_hardware *out)
 {
-	if (!s || !nxp_struct_ok(out, NXP_HARDWARE_MIN_SIZE))
+	if (!s || !nxp__struct_size_ok(out, NXP_HARDWARE_MIN_SIZE))
 		return NXP_E_INVAL;
 	if (!s->has_hw)
 		return NXP_E_NOT_FOUND;
-	nxp_struct_out(out, &s->hw, sizeof(s->hw));
+	NXP__STRUCT_OUT(out, s->hw, NXP_HARDWARE_MIN_SIZE);
 	return NXP_OK;
 }
 
@@ -186,7 +187,7 @@ size_t nxp_summary_opcode_count(const nxp_summary *s)
 
 int nxp_summary_get_opcode(const nxp_summary *s, size_t index, nxp_opcode_summary *out)
 {
-	if (!s || !nxp_struct_ok(out, OPCODE_MIN_SIZE))
+	if (!s || !nxp__struct_size_ok(out, OPCODE_MIN_SIZE))
 		return NXP_E_INVAL;
 	if (index >= s->n_opcodes)
 		return NXP_E_RANGE;
@@ -200,7 +201,7 @@ int nxp_summary_get_opcode(const nxp_summary *s, size_t index, nxp_opcode_summar
 	o.instruction_time_ns = r->instruction_time_ns;
 	o.active_time_ns = r->active_time_ns;
 	o.active_time_percent = r->active_time_percent;
-	nxp_struct_out(out, &o, sizeof(o));
+	NXP__STRUCT_OUT(out, o, OPCODE_MIN_SIZE);
 	return NXP_OK;
 }
 
@@ -211,7 +212,7 @@ size_t nxp_summary_throttle_count(const nxp_summary *s)
 
 int nxp_summary_get_throttle(const nxp_summary *s, size_t index, nxp_throttle_summary *out)
 {
-	if (!s || !nxp_struct_ok(out, THROTTLE_MIN_SIZE))
+	if (!s || !nxp__struct_size_ok(out, THROTTLE_MIN_SIZE))
 		return NXP_E_INVAL;
 	if (index >= s->n_throttles)
 		return NXP_E_RANGE;
@@ -224,7 +225,7 @@ int nxp_summary_get_throttle(const nxp_summary *s, size_t index, nxp_throttle_su
 	t.throttle_active_time_ns = r->throttle_active_time_ns;
 	t.throttle_active_time_percent = r->throttle_active_time_percent;
 	t.max_achievable_util_with_throttling_percent = r->max_achievable_util_with_throttling_percent;
-	nxp_struct_out(out, &t, sizeof(t));
+	NXP__STRUCT_OUT(out, t, THROTTLE_MIN_SIZE);
 	return NXP_OK;
 }
 
