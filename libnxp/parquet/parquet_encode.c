@@ -12,20 +12,44 @@ int pq_bit_width(uint32_t max_value)
 	return bw;
 }
 
-/* Whether the 8 values from v[0] are equal (one branch, not eight). */
+/* Four uint32 lanes (GCC/Clang vector extension: SSE2 or NEON, or plain
+ * words where there are no vector registers). */
+typedef uint32_t pq_v4u __attribute__((vector_size(16)));
+typedef uint64_t pq_v2u __attribute__((vector_size(16)));
+
+/* Whether the 8 values from v[0] are equal (one branch, not eight; two
+ * vectors XORed with v[0]). */
 static inline int group_equal(const uint32_t *v)
 {
 	uint32_t x = v[0];
-	return ((v[1] ^ x) | (v[2] ^ x) | (v[3] ^ x) | (v[4] ^ x) | (v[5] ^ x) | (v[6] ^ x) | (v[7] ^ x)) == 0;
+	const pq_v4u xv = {x, x, x, x};
+	pq_v4u a, b;
+	memcpy(&a, v, 16);
+	memcpy(&b, v + 4, 16);
+	pq_v2u t = (pq_v2u)((a ^ xv) | (b ^ xv));
+	return (t[0] | t[1]) == 0;
 }
 
-/* Length of the run of equal values starting at v[0] (at most n): 8 values
- * a step, then one at a time. */
+/* Length of the run of equal values starting at v[0] (at most n): 16 values
+ * a step (the OR of their XORs with x, in vectors of 4), then 8, then one at
+ * a time. */
 static size_t run_length(const uint32_t *v, size_t n)
 {
 	size_t j = 1;
 	uint32_t x = v[0];
-	while (j + 8 <= n && group_equal(v + j - 1) && v[j + 7] == x)
+	const pq_v4u xv = {x, x, x, x};
+	while (j + 16 <= n) {
+		pq_v4u a, b, c, d;
+		memcpy(&a, v + j, 16);
+		memcpy(&b, v + j + 4, 16);
+		memcpy(&c, v + j + 8, 16);
+		memcpy(&d, v + j + 12, 16);
+		pq_v2u t = (pq_v2u)((a ^ xv) | (b ^ xv) | (c ^ xv) | (d ^ xv));
+		if (t[0] | t[1])
+			break;
+		j += 16;
+	}
+	if (j + 8 <= n && group_equal(v + j - 1) && v[j + 7] == x)
 		j += 8;
 	while (j < n && v[j] == x)
 		j++;

@@ -185,10 +185,10 @@ static uint32_t str_hash(const uint8_t *s, size_t n)
 
 static void dict_clear(pq_dict *d)
 {
+	if (d->count && d->slots) /* every filled slot was counted */
+		memset(d->slots, 0xff, ((size_t)d->mask + 1) * sizeof(*d->slots));
 	d->plain.n = 0;
 	d->count = 0;
-	if (d->slots)
-		memset(d->slots, 0xff, ((size_t)d->mask + 1) * sizeof(*d->slots));
 }
 
 static void dict_free(pq_dict *d)
@@ -267,10 +267,13 @@ static int32_t dict_id(pq_dict *d, const uint8_t *p, uint32_t n, size_t limit)
 
 static void idict_clear(pq_idict *d)
 {
+	/* every filled slot was counted: an empty table has nothing to clear
+	 * (chunks of columns that never try a dictionary, and cleared twice) */
+	if (d->count && d->slots)
+		for (uint32_t i = 0; i <= d->mask; i++)
+			d->slots[i].id = -1;
 	d->plain.n = 0;
 	d->count = 0;
-	for (uint32_t i = 0; d->slots && i <= d->mask; i++)
-		d->slots[i].id = -1;
 }
 
 static inline uint32_t int_hash(int64_t x, uint32_t mask)
@@ -341,10 +344,22 @@ static inline __attribute__((always_inline)) int idict_map_w(pq_idict *d, const 
 	if (!d->slots && idict_rehash(d, 1024))
 		return -1;
 	const uint8_t *v = vals;
-	int64_t last = 0;
-	int32_t last_id = -1;
 	pq_islot *slots = d->slots; /* locals: the ids stores cannot alias them */
 	uint32_t mask = d->mask;
+	if (n == 0)
+		return 0;
+	/* A value equal to `last` (runs are common) is its id without a probe;
+	 * `last` starts as a value the first one is not. */
+	int64_t last;
+	if (w4) {
+		int32_t y;
+		memcpy(&y, v, 4);
+		last = ~(int64_t)y;
+	} else {
+		memcpy(&last, v, 8);
+		last = ~last;
+	}
+	int32_t last_id = 0;
 	for (size_t i = 0; i < n; i++) {
 		int64_t x; /* the value's bits (memcpy: the page may hold floats) */
 		if (w4) {
@@ -354,23 +369,21 @@ static inline __attribute__((always_inline)) int idict_map_w(pq_idict *d, const 
 		} else {
 			memcpy(&x, v + 8 * i, 8);
 		}
-		if (x == last && last_id >= 0) { /* runs are common: skip the probe */
-			ids[i] = (uint32_t)last_id;
-			continue;
+		if (x != last) {
+			uint32_t j = idict_slot(slots, mask, x);
+			int32_t e = slots[j].id;
+			if (e < 0) {
+				if (d->count >= max_entries)
+					return 1;
+				if ((e = idict_add(d, x, w4, j)) < 0)
+					return -1;
+				slots = d->slots;
+				mask = d->mask;
+			}
+			last = x;
+			last_id = e;
 		}
-		uint32_t j = idict_slot(slots, mask, x);
-		int32_t e = slots[j].id;
-		if (e < 0) {
-			if (d->count >= max_entries)
-				return 1;
-			if ((e = idict_add(d, x, w4, j)) < 0)
-				return -1;
-			slots = d->slots;
-			mask = d->mask;
-		}
-		ids[i] = (uint32_t)e;
-		last = x;
-		last_id = e;
+		ids[i] = (uint32_t)last_id;
 	}
 	return 0;
 }
@@ -477,7 +490,8 @@ static int defs_append(pq_col *c, const uint8_t *valid, int64_t i0, int64_t n)
 		if (!valid) {                                                                        \
 			if (n) {                                                                     \
 				mn = mx = (TOUT)src[0];                                              \
-				for (int64_t i = 0; i < n; i++) {                                    \
+				/* unrolled: one loop test for 4 values */                           \
+				_Pragma("GCC unroll 4") for (int64_t i = 0; i < n; i++) {            \
 					TOUT x = (TOUT)src[i];                                       \
 					out[i] = x;                                                  \
 					mn = x < mn ? x : mn;                                        \
@@ -546,11 +560,37 @@ static inline __attribute__((always_inline)) int64_t append_ids_k(pq_col *c, con
 	const uint32_t max_entries = DICT_BYTES / (w4 ? 4 : 8);
 	const void *src = a->buffers[1];
 	uint32_t *out = (uint32_t *)(void *)(c->vals.p + c->vals.n);
+	int64_t mn = c->imin, mx = c->imax, k = 0, i = 0;
+	int has = c->has_mm;
+	if (d->count == 0) { /* (an IM_DICT chunk has entries; kept general) the first value is entry 0 */
+		while (i < n && has_valid && !bit_at(valid, i0 + i))
+			i++;
+		if (i == n)
+			return n;
+		int64_t row = i0 + i;
+		int64_t x = kind == K_INT32    ? ((const int32_t *)src)[row]
+			    : kind == K_UINT32 ? (int64_t)((const uint32_t *)src)[row]
+					       : ((const int64_t *)src)[row];
+		if (idict_add(d, x, w4, idict_slot(d->slots, d->mask, x)) < 0)
+			return PQ_OOM;
+		mn = !has || x < mn ? x : mn;
+		mx = !has || x > mx ? x : mx;
+		has = 1;
+	}
+	/* The run starts as entry 0's value (its bits as keyed: INT32 plain
+	 * values are 4 bytes), so that a value equal to `last` is its id
+	 * without a test of whether there is a last yet. */
+	int64_t last;
+	if (w4) {
+		int32_t y;
+		memcpy(&y, d->plain.p, 4);
+		last = y;
+	} else {
+		memcpy(&last, d->plain.p, 8);
+	}
+	int32_t last_id = 0;
 	pq_islot *slots = d->slots; /* locals: the ids stores cannot alias them */
 	uint32_t mask = d->mask;
-	int64_t last = 0, mn = c->imin, mx = c->imax, k = 0, i = 0;
-	int32_t last_id = -1;
-	int has = c->has_mm;
 	for (; i < n; i++) {
 		int64_t row = i0 + i;
 		if (has_valid && !bit_at(valid, row))
@@ -558,26 +598,24 @@ static inline __attribute__((always_inline)) int64_t append_ids_k(pq_col *c, con
 		int64_t x = kind == K_INT32    ? ((const int32_t *)src)[row]
 			    : kind == K_UINT32 ? (int64_t)((const uint32_t *)src)[row]
 					       : ((const int64_t *)src)[row];
-		if (x == last && last_id >= 0) { /* runs are common: skip the probe */
-			out[k++] = (uint32_t)last_id;
-			continue;
+		if (x != last) { /* runs are common: only a new value is probed */
+			uint32_t j = idict_slot(slots, mask, x);
+			int32_t e = slots[j].id;
+			if (e < 0) {
+				if (d->count >= max_entries)
+					break;
+				if ((e = idict_add(d, x, w4, j)) < 0)
+					return PQ_OOM;
+				slots = d->slots;
+				mask = d->mask;
+				mn = !has || x < mn ? x : mn;
+				mx = !has || x > mx ? x : mx;
+				has = 1;
+			}
+			last = x;
+			last_id = e;
 		}
-		uint32_t j = idict_slot(slots, mask, x);
-		int32_t e = slots[j].id;
-		if (e < 0) {
-			if (d->count >= max_entries)
-				break;
-			if ((e = idict_add(d, x, w4, j)) < 0)
-				return PQ_OOM;
-			slots = d->slots;
-			mask = d->mask;
-			mn = !has || x < mn ? x : mn;
-			mx = !has || x > mx ? x : mx;
-			has = 1;
-		}
-		out[k++] = (uint32_t)e;
-		last = x;
-		last_id = e;
+		out[k++] = (uint32_t)last_id;
 	}
 	c->vals.n += (size_t)k * 4;
 	c->imin = mn, c->imax = mx, c->has_mm = has;
@@ -717,6 +755,20 @@ static int64_t append_strings(pq_writer *w, pq_col *c, const struct ArrowArray *
 	return i;
 }
 
+/* Chunk dictionary id of Arrow dictionary entry x, not mapped yet: added
+ * and remembered in remap; -2 when the dictionary is full, -1 when out of
+ * memory.  Out of line: the loop below keeps its registers. */
+static __attribute__((noinline)) int32_t dict_miss(pq_col *c, const int32_t *off, const uint8_t *data, int32_t x)
+{
+	uint32_t len = (uint32_t)(off[x + 1] - off[x]);
+	if (c->dict.count > 0 && c->dict.plain.n + 4 + len > DICT_BYTES)
+		return -2;
+	int32_t id = dict_id(&c->dict, data + off[x], len, SIZE_MAX);
+	if (id >= 0)
+		c->remap[x] = id;
+	return id;
+}
+
 /* Dictionary ids of rows of a dictionary<int32, utf8> array; stops early
  * (returns fewer rows) when the chunk's dictionary is full. */
 static inline __attribute__((always_inline)) int64_t append_dict_ids_v(pq_writer *w, pq_col *c,
@@ -744,18 +796,21 @@ static inline __attribute__((always_inline)) int64_t append_dict_ids_v(pq_writer
 					x);
 		int32_t id = remap[x];
 		if (id < 0) {
-			uint32_t len = (uint32_t)(off[x + 1] - off[x]);
-			if (c->dict.count > 0 && c->dict.plain.n + 4 + len > DICT_BYTES) {
+			id = dict_miss(c, off, data, x);
+			if (id == -2) {
 				c->fallback = 1;
 				break;
 			}
-			id = dict_id(&c->dict, data + off[x], len, SIZE_MAX);
 			if (id < 0)
 				return nomem(w);
-			remap[x] = id;
 		}
-		out[k++] = (uint32_t)id;
+		if (has_valid) /* without nulls k is i: one counter, not two */
+			out[k++] = (uint32_t)id;
+		else
+			out[i] = (uint32_t)id;
 	}
+	if (!has_valid)
+		k = i;
 	c->vals.n += (size_t)k * 4;
 	return i;
 }
