@@ -256,10 +256,12 @@ static inline int width64(uint64_t x)
 	return x ? 64 - __builtin_clzll(x) : 0;
 }
 
-/* 32 values of `bw` bits (0..64, each < 2^bw), LSB first: 4 * bw bytes.
- * Instantiated once per width (pack32 below): with bw a constant the
- * unrolled loop's word boundaries are known, so no branch is left. */
-static inline __attribute__((always_inline)) uint8_t *pack32_w(uint8_t *o, const uint64_t *x, const int bw)
+/* 32 values x[i] - base of `bw` bits (0..64, each < 2^bw), LSB first:
+ * 4 * bw bytes.  Instantiated once per width (pack32 below): with bw a
+ * constant the unrolled loop's word boundaries are known, so no branch is
+ * left. */
+static inline __attribute__((always_inline)) uint8_t *pack32_w(uint8_t *o, const uint64_t *x, uint64_t base,
+							       const int bw)
 {
 	if (bw == 0)
 		return o;
@@ -267,14 +269,15 @@ static inline __attribute__((always_inline)) uint8_t *pack32_w(uint8_t *o, const
 	int have = 0;
 #pragma GCC unroll 32
 	for (int i = 0; i < DELTA_MINI; i++) {
-		acc |= x[i] << have;
+		uint64_t r = x[i] - base;
+		acc |= r << have;
 		have += bw;
 		if (have >= 64) {
 			memcpy(o, &acc, 8);
 			o += 8;
 			have -= 64;
-			/* the bits of x[i] that did not fit (none when it ended exactly on the word) */
-			acc = have ? x[i] >> (bw - have) : 0;
+			/* the bits of r that did not fit (none when it ended exactly on the word) */
+			acc = have ? r >> (bw - have) : 0;
 		}
 	}
 	if (have) /* 32 * bw bits: a half word is left when bw is odd */
@@ -283,11 +286,11 @@ static inline __attribute__((always_inline)) uint8_t *pack32_w(uint8_t *o, const
 }
 
 #define PACK_CASE(W) \
-	case W: return pack32_w(o, x, W);
+	case W: return pack32_w(o, x, base, W);
 #define PACK_CASES8(W) PACK_CASE(W) PACK_CASE(W + 1) PACK_CASE(W + 2) PACK_CASE(W + 3) \
 	PACK_CASE(W + 4) PACK_CASE(W + 5) PACK_CASE(W + 6) PACK_CASE(W + 7)
 
-static uint8_t *pack32(uint8_t *o, const uint64_t *x, int bw)
+static uint8_t *pack32(uint8_t *o, const uint64_t *x, uint64_t base, int bw)
 {
 	switch (bw) {
 	PACK_CASES8(1) PACK_CASES8(9) PACK_CASES8(17) PACK_CASES8(25)
@@ -296,25 +299,27 @@ static uint8_t *pack32(uint8_t *o, const uint64_t *x, int bw)
 	}
 }
 
-/* One block of m (1..128) relative deltas in rel[] (padded with 0 to 128
- * here) with its zigzag min delta. */
-static uint8_t *put_block(uint8_t *o, uint64_t *rel, size_t m, int64_t min_delta)
+/* One block of m (1..128) deltas in d[] (room for 128) with its min delta:
+ * the relative deltas d - min_delta are taken as they are packed (no pass
+ * of their own); the padding to the miniblock is min_delta (relative 0). */
+static uint8_t *put_block(uint8_t *o, uint64_t *d, size_t m, int64_t min_delta)
 {
 	o += pq_uvarint(o, zigzag64(min_delta));
+	uint64_t base = (uint64_t)min_delta;
 	for (size_t j = m; j < DELTA_BLOCK; j++)
-		rel[j] = 0;
+		d[j] = base;
 	size_t used = (m + DELTA_MINI - 1) / DELTA_MINI;
 	int bw[DELTA_MINIBLOCKS];
 	for (size_t b = 0; b < DELTA_MINIBLOCKS; b++) {
 		uint64_t any = 0;
 		if (b < used)
 			for (size_t j = 0; j < DELTA_MINI; j++)
-				any |= rel[b * DELTA_MINI + j];
+				any |= d[b * DELTA_MINI + j] - base;
 		bw[b] = width64(any);
 		*o++ = (uint8_t)bw[b]; /* 0 for the miniblocks past the last value */
 	}
 	for (size_t b = 0; b < used; b++)
-		o = pack32(o, rel + b * DELTA_MINI, bw[b]);
+		o = pack32(o, d + b * DELTA_MINI, base, bw[b]);
 	return o;
 }
 
@@ -350,8 +355,6 @@ int pq_delta_i64(pq_buf *out, const int64_t *v, size_t n)
 			rel[j] = (uint64_t)d;
 			mn = d < mn ? d : mn;
 		}
-		for (size_t j = 0; j < m; j++)
-			rel[j] -= (uint64_t)mn;
 		o = put_block(o, rel, m, mn);
 	}
 	out->n = (size_t)(o - out->p);
@@ -367,16 +370,14 @@ int pq_delta_i32(pq_buf *out, const int32_t *v, size_t n)
 	for (size_t i = 1; i < n; i += DELTA_BLOCK) {
 		size_t m = n - i < DELTA_BLOCK ? n - i : DELTA_BLOCK;
 		const int32_t *p = v + i;
-		/* 32-bit wrapping deltas: no relative delta needs more than 32 bits */
+		/* 32-bit wrapping deltas, kept sign-extended: d - mn (d >= mn) is then
+		 * the 32-bit relative delta, never more than 32 bits */
 		int32_t mn = (int32_t)((uint32_t)p[0] - (uint32_t)p[-1]);
-		uint32_t d32[DELTA_BLOCK];
 		for (size_t j = 0; j < m; j++) {
 			int32_t d = (int32_t)((uint32_t)p[j] - (uint32_t)p[(ptrdiff_t)j - 1]);
-			d32[j] = (uint32_t)d;
+			rel[j] = (uint64_t)(int64_t)d;
 			mn = d < mn ? d : mn;
 		}
-		for (size_t j = 0; j < m; j++)
-			rel[j] = (uint32_t)(d32[j] - (uint32_t)mn);
 		o = put_block(o, rel, m, mn);
 	}
 	out->n = (size_t)(o - out->p);
