@@ -58,16 +58,6 @@ int nxp_status_copy(nxp_status *dst, const nxp_status *src)
 	return src->code;
 }
 
-int nxp_struct_ok(const void *p, size_t min)
-{
-	return nxp__struct_size_ok(p, min);
-}
-
-void nxp_struct_out(void *dst, const void *src, size_t ours)
-{
-	(void)nxp__struct_out(dst, src, ours, sizeof(size_t));
-}
-
 void nxp_hex(const uint8_t *b, size_t n, char *out)
 {
 	static const char hx[] = "0123456789abcdef";

@@ -43,13 +43,5 @@ void nxp_status_clear(nxp_status *st);
 /* Copy an internal full-size status into a caller's possibly shorter one.
  * Returns src->code.  NXP_E_INVAL if dst is unusable. */
 int nxp_status_copy(nxp_status *dst, const nxp_status *src);
-/* Old names of the abi_struct.h rule, kept only for the callers not moved yet
- * (summary, ntff, parquet): use nxp__struct_size_ok() and NXP__STRUCT_OUT().
- * nxp_struct_ok(p, min) is nxp__struct_size_ok(p, min); nxp_struct_out(dst, src,
- * ours) is nxp__struct_out(dst, src, ours, sizeof(size_t)) after the caller
- * checked dst: min(caller size, ours) bytes copied past struct_size (kept), the
- * caller's bytes past `ours` zeroed. */
-int nxp_struct_ok(const void *p, size_t min);
-void nxp_struct_out(void *dst, const void *src, size_t ours);
 
 #endif

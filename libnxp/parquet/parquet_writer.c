@@ -6,12 +6,14 @@
  * length, "PAR1".  One row group is buffered at a time (compressed pages of
  * every column plus one open page per column), bounded by row_group_bytes.
  * The encoding loops are per type, with no per-value dispatch. */
+#include "abi_struct.h"
 #include "parquet_priv.h"
 #include "status.h"
 
 #include <nxp/nxp.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1604,9 +1606,9 @@ static int check_options(nxp_parquet_options *o, const nxp_parquet_options *opts
 {
 	nxp_parquet_options_init(o);
 	if (opts) {
-		if (!nxp_struct_ok(opts, sizeof(*opts)))
+		/* the first published size is the whole 0.2 struct */
+		if (NXP__STRUCT_IN_DEFAULTS(*o, opts, offsetof(nxp_parquet_options, key_values) + sizeof(void *)))
 			return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_parquet_options: struct_size too small");
-		*o = *opts;
 	}
 	if (o->codec < NXP_PARQUET_ZSTD || o->codec > NXP_PARQUET_NONE)
 		return nxp__error_set(st, NXP_E_INVAL, -1, "unknown Parquet codec %d", (int)o->codec);
