@@ -15,6 +15,7 @@
 #include "timeline_priv.h"
 
 #include "abi_struct.h"
+#include "ntff_priv.h"
 #include "status.h"
 
 #include <errno.h>
@@ -101,6 +102,12 @@ typedef struct dt {
 	int64_t last_ts;
 	tstate *ts;
 	size_t cap, count;
+	uint64_t ts_gen; /* bumped whenever ts moves (grows): a tstate pointer of an older one is stale */
+	/* The tracks of each queue of the profile (by queue id): an instruction
+	 * queue's engine slice track and utilisation counter, a DMA queue's slice
+	 * track and GB/s counter; each with the ts_gen it was found in.  Found
+	 * by key_of + ts_get on every record otherwise. */
+	struct qtracks { tstate *slice, *counter; uint64_t sgen, cgen; } *qt;
 	uint64_t notes_track;
 	uint64_t next_id;
 	memo *memo;
@@ -112,10 +119,30 @@ typedef struct dt {
 	fl_state fl;
 } dt;
 
+/* The two hot tables are decoded only as far as their events need (see "the
+ * merge" below); the others into the fields of their public record that are
+ * used.  Field names as in the public records. */
+typedef struct ins_rec {
+	int64_t id, start_ts, end_ts, evt_wait_time_ns;
+	const ntff_queue *q;
+	const nxp_static_instr *si; /* NULL: pc not in the NEFF */
+	uint32_t pc;
+	int32_t execution_index;
+} ins_rec;
+
+typedef struct dma_rec {
+	int64_t id, start_ts, end_ts;
+	const ntff_queue *q;
+	const char *variable;
+	uint32_t read_bytes, write_bytes, packet_aggregation_id;
+	uint8_t source, dest;
+	int32_t execution_index;
+} dma_rec;
+
 typedef union rec {
 	nxp_execution e;
-	nxp_instruction i;
-	nxp_dma_packet d;
+	ins_rec i;
+	dma_rec d;
 	nxp_semaphore_update s;
 	nxp_error_record r;
 	nxp_throttle t;
@@ -198,6 +225,7 @@ static tstate *ts_find(dt *d, uint64_t uuid, int *isnew)
 		free(d->ts);
 		d->ts = n;
 		d->cap = ncap;
+		d->ts_gen++;
 	}
 	size_t j = (size_t)(uuid * 0x9e3779b97f4a7c15ull) & (d->cap - 1);
 	while (d->ts[j].uuid)
@@ -769,58 +797,97 @@ static int do_execution(dt *d, const nxp_execution *r)
 	return slice(d, lane, r->execution_start_ts, dur, name, args, na);
 }
 
-static int do_instruction(dt *d, const nxp_instruction *r)
+/* The cache of queue q's tracks (NULL: none). */
+static inline struct qtracks *qtracks_of(const dt *d, const ntff_queue *q)
 {
-	const char *tname = r->engine && *r->engine ? r->engine : "engine";
-	int32_t eng = r->engine_id >= 0 && r->engine_id < 64 ? r->engine_id : 63;
-	tstate *t = slice_track(d, 'E', r->pcore_idx, tname, 10 + eng);
-	if (!t)
-		return -1;
-	int64_t dur = r->duration_ns < 0 ? 0 : r->duration_ns;
+	return d->qt ? &d->qt[q - d->p->queues] : NULL;
+}
+
+/* Track states from the queue cache: the cached one while ts has not moved. */
+static inline tstate *cached(const dt *d, tstate *t, uint64_t gen)
+{
+	return t && gen == d->ts_gen ? t : NULL;
+}
+
+static int do_instruction(dt *d, const ins_rec *r)
+{
+	const ntff_queue *q = r->q;
+	const nxp_static_instr *si = r->si;
+	const char *tname = q->engine_name && *q->engine_name ? q->engine_name : "engine";
+	int32_t eng = q->engine >= 0 && q->engine < 64 ? q->engine : 63;
+	struct qtracks *qc = qtracks_of(d, q);
+	tstate *t = qc ? cached(d, qc->slice, qc->sgen) : NULL;
+	if (!t) {
+		t = slice_track(d, 'E', q->pcore, tname, 10 + eng);
+		if (!t)
+			return -1;
+		if (qc) {
+			qc->slice = t;
+			qc->sgen = d->ts_gen;
+		}
+	}
+	int64_t dur = r->end_ts - r->start_ts;
+	if (dur < 0)
+		dur = 0;
 	uint64_t lane = lane_for(d, t, r->start_ts, r->start_ts + dur);
 	tl_arg args[20];
 	size_t na = 0;
-	ARG_S("operands", r->operands);
-	ARG_I("pc", r->pc);
+	/* The columns of the public record's NEFF join (records.c, fill_instruction),
+	 * read from the NEFF's static instruction; a pc it lacks has none. */
+	ARG_S("operands", si ? si->operands : "");
+	ARG_I("pc", (int64_t)r->pc);
 	if (r->execution_index >= 0)
 		ARG_I("execution", r->execution_index);
 	if (r->evt_wait_time_ns)
 		ARG_I("semaphore_wait_ns", r->evt_wait_time_ns);
-	if (r->raw_flops)
-		ARG_I("flops", r->raw_flops);
-	if (r->adjusted_flops && r->adjusted_flops != r->raw_flops)
-		ARG_I("adjusted_flops", r->adjusted_flops);
-	if (r->flops_transpose)
-		ARG_I("flops_transpose", r->flops_transpose);
-	if (r->hbm_read_bytes)
-		ARG_I("hbm_read_bytes", r->hbm_read_bytes);
-	if (r->hbm_write_bytes)
-		ARG_I("hbm_write_bytes", r->hbm_write_bytes);
-	if (r->sbuf_read_bytes)
-		ARG_I("sbuf_read_bytes", r->sbuf_read_bytes);
-	if (r->sbuf_write_bytes)
-		ARG_I("sbuf_write_bytes", r->sbuf_write_bytes);
-	if (r->psum_read_bytes)
-		ARG_I("psum_read_bytes", r->psum_read_bytes);
-	if (r->psum_write_bytes)
-		ARG_I("psum_write_bytes", r->psum_write_bytes);
-	if (r->spill_save_bytes)
-		ARG_I("spill_save_bytes", r->spill_save_bytes);
-	if (r->spill_reload_bytes)
-		ARG_I("spill_reload_bytes", r->spill_reload_bytes);
-	if (r->scalar_activation_fn && *r->scalar_activation_fn)
-		ARG_S("activation", r->scalar_activation_fn);
-	if (r->performance_mode && *r->performance_mode)
-		ARG_S("performance_mode", r->performance_mode);
+	if (si) {
+		if (si->is_transpose) {
+			if (si->raw_flops)
+				ARG_I("flops_transpose", si->raw_flops);
+		} else if (si->raw_flops) {
+			int64_t adj = (int64_t)((double)si->raw_flops * d->p->flops_mult[si->mm_dtype]);
+			ARG_I("flops", si->raw_flops);
+			if (adj && adj != si->raw_flops)
+				ARG_I("adjusted_flops", adj);
+		}
+		if (si->hbm_read_bytes)
+			ARG_I("hbm_read_bytes", si->hbm_read_bytes);
+		if (si->hbm_write_bytes)
+			ARG_I("hbm_write_bytes", si->hbm_write_bytes);
+		if (si->sbuf_read_bytes)
+			ARG_I("sbuf_read_bytes", si->sbuf_read_bytes);
+		if (si->sbuf_write_bytes)
+			ARG_I("sbuf_write_bytes", si->sbuf_write_bytes);
+		if (si->psum_read_bytes)
+			ARG_I("psum_read_bytes", si->psum_read_bytes);
+		if (si->psum_write_bytes)
+			ARG_I("psum_write_bytes", si->psum_write_bytes);
+		if (si->spill_save_bytes)
+			ARG_I("spill_save_bytes", si->spill_save_bytes);
+		if (si->spill_reload_bytes)
+			ARG_I("spill_reload_bytes", si->spill_reload_bytes);
+		if (si->scalar_activation_fn && *si->scalar_activation_fn)
+			ARG_S("activation", si->scalar_activation_fn);
+		if (si->performance_mode && *si->performance_mode)
+			ARG_S("performance_mode", si->performance_mode);
+	}
 	/* opcode, operands, activation, performance mode: NEFF strings or literals */
-	if (stable_slice(d, lane, r->start_ts, dur, r->opcode && *r->opcode ? r->opcode : "unknown", args, na) ||
+	const char *opcode = si && si->opcode && *si->opcode ? si->opcode : "unknown";
+	if (stable_slice(d, lane, r->start_ts, dur, opcode, args, na) ||
 	    flows_written(d, 0, r->id, lane, r->start_ts + dur))
 		return -1;
 
 	/* Utilisation of the engine over windows: the union of its busy time. */
-	tstate *c = counter_track(d, 'U', r->pcore_idx, tname, "%s util %%", 200 + eng, "%");
-	if (!c)
-		return -1;
+	tstate *c = qc ? cached(d, qc->counter, qc->cgen) : NULL;
+	if (!c) {
+		c = counter_track(d, 'U', q->pcore, tname, "%s util %%", 200 + eng, "%");
+		if (!c)
+			return -1;
+		if (qc) {
+			qc->counter = c;
+			qc->cgen = d->ts_gen;
+		}
+	}
 	int64_t a = r->start_ts > c->busy_end ? r->start_ts : c->busy_end;
 	int64_t b = r->start_ts + dur;
 	if (b > c->busy_end)
@@ -828,28 +895,42 @@ static int do_instruction(dt *d, const nxp_instruction *r)
 	return a < b ? util_add(d, c, a, b) : 0;
 }
 
-static int do_dma(dt *d, const nxp_dma_packet *r)
+/* nxp_dma_packet's source / dest names, with "" (none) as the timeline writes it. */
+static const char *const dma_memory[] = {"?", "sbuf", "psum", "hbm"};
+
+static int do_dma(dt *d, const dma_rec *r)
 {
-	const char *q = r->queue_name && *r->queue_name ? r->queue_name : "dma";
-	tstate *t = slice_track(d, 'Q', r->pcore_idx, q, 100);
-	if (!t)
-		return -1;
-	int64_t dur = r->duration_ns < 0 ? 0 : r->duration_ns;
+	const char *q = r->q->name && *r->q->name ? r->q->name : "dma";
+	struct qtracks *qc = qtracks_of(d, r->q);
+	tstate *t = qc ? cached(d, qc->slice, qc->sgen) : NULL;
+	if (!t) {
+		t = slice_track(d, 'Q', r->q->pcore, q, 100);
+		if (!t)
+			return -1;
+		if (qc) {
+			qc->slice = t;
+			qc->sgen = d->ts_gen;
+		}
+	}
+	int64_t duration = r->end_ts - r->start_ts;
+	int64_t dur = duration < 0 ? 0 : duration;
+	int64_t transfer = r->read_bytes > r->write_bytes ? r->read_bytes : r->write_bytes;
+	/* as nxp_dma_packet.throughput (records.c, fill_dma) */
+	double throughput = duration > 0 ? (double)transfer / ((double)duration * 1e-9) : 0.0;
 	uint64_t lane = lane_for(d, t, r->start_ts, r->start_ts + dur);
 	/* Few arguments: DMA packets are most of a trace's events. */
 	tl_arg args[4];
 	size_t na = 0;
 	char tmp[64];
-	const char *route = route_of(d, r->source && *r->source ? r->source : "?", r->dest && *r->dest ? r->dest : "?",
-				     tmp);
+	const char *route = route_of(d, dma_memory[r->source], dma_memory[r->dest], tmp);
 	int stable = route != NULL;
 	if (!route)
 		route = tmp;
-	ARG_I("bytes", r->transfer_bytes);
+	ARG_I("bytes", transfer);
 	/* The DmaPacket table's throughput (bytes per second) in whole MB/s: the
 	 * issue asks for it on the slice, and MB/s is a 2-3 byte varint where
 	 * bytes per second would take 5-6 on most of a trace's events. */
-	ARG_I("throughput_mbps", (int64_t)(r->throughput / 1e6 + 0.5));
+	ARG_I("throughput_mbps", (int64_t)(throughput / 1e6 + 0.5));
 	ARG_S("route", route);
 	ARG_I("transfer", r->packet_aggregation_id);
 	/* variable and queue name: the NTFF's string table, kept by the profile */
@@ -857,8 +938,17 @@ static int do_dma(dt *d, const nxp_dma_packet *r)
 	if ((stable ? stable_slice : slice)(d, lane, r->start_ts, dur, name, args, na) ||
 	    flows_written(d, 1, r->id, lane, r->start_ts + dur))
 		return -1;
-	tstate *c = counter_track(d, 'B', r->pcore_idx, "DMA GB/s", "%s", 250, "GB/s");
-	return c ? bytes_add(d, c, r->start_ts, (double)r->transfer_bytes) : -1;
+	tstate *c = qc ? cached(d, qc->counter, qc->cgen) : NULL;
+	if (!c) {
+		c = counter_track(d, 'B', r->q->pcore, "DMA GB/s", "%s", 250, "GB/s");
+		if (!c)
+			return -1;
+		if (qc) {
+			qc->counter = c;
+			qc->cgen = d->ts_gen;
+		}
+	}
+	return bytes_add(d, c, r->start_ts, (double)transfer);
 }
 
 static int do_semaphore(dt *d, const nxp_semaphore_update *r)
@@ -910,10 +1000,19 @@ static int do_throttle(dt *d, const nxp_throttle *r)
 	return slice(d, lane, r->timestamp, dur, r->type && *r->type ? r->type : "throttle", args, na);
 }
 
-/* ---- the merge ---- */
+/* ---- the merge ----
+ * Each table is read through the NTFF module's internal iteration (ntff_iter,
+ * ntff_priv.h) exactly as its public cursor reads it -- the same queues,
+ * window and engine filter, time order, record checks, bad-record counts,
+ * stats and errors (cursor.c, records.c's next_with) -- but each record is
+ * decoded only into what its events use: filling the public records (~280
+ * bytes each, every column of the NEFF join) cost a sixth of the export. */
+
+static const char *const error_types[] = {"Custom Notification", "Errors", "Warnings"};
 
 typedef struct src {
-	nxp_cursor *c;
+	ntff_iter it;
+	int open; /* it is open (its stats are counted, it is closed) */
 	rec r;
 	int64_t ts;
 	int live;
@@ -931,18 +1030,6 @@ static int64_t rec_ts(int t, const rec *r)
 	}
 }
 
-static size_t rec_size(int t)
-{
-	switch (t) {
-	case T_EXEC: return sizeof(nxp_execution);
-	case T_INSTR: return sizeof(nxp_instruction);
-	case T_DMA: return sizeof(nxp_dma_packet);
-	case T_SEM: return sizeof(nxp_semaphore_update);
-	case T_ERR: return sizeof(nxp_error_record);
-	default: return sizeof(nxp_throttle);
-	}
-}
-
 /* Whether the record passes the execution filter (tables with the field). */
 static int keep(const dt *d, int t, const rec *r)
 {
@@ -956,23 +1043,159 @@ static int keep(const dt *d, int t, const rec *r)
 	}
 }
 
+/* Decode the raw record of table t into *r as its table's fill would (the
+ * same checks, the same values): NXP_OK, NXP__BAD_RECORD, or a negative error
+ * recorded by ntff_scan_fail. */
+static inline __attribute__((always_inline)) int decode(ntff_scan *sc, int t, const ntff_qreader *qr, rec *r)
+{
+	const nxp_profile *p = sc->p;
+	const ntff_queue *q = qr->q;
+	const uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
+	switch (t) {
+	case T_INSTR: {
+		nxp_ntff_instruction_note n;
+		ntff_decode_instruction(qr->rec, &n);
+		if (!ntff_instruction_ok(&n))
+			return NXP__BAD_RECORD;
+		ins_rec *i = &r->i;
+		i->id = sc->next_id;
+		i->start_ts = ntff_tick_ns(p, n.start_tick);
+		i->end_ts = ntff_tick_ns(p, n.end_tick);
+		i->evt_wait_time_ns = ntff_tick_ns(p, n.wait_ticks);
+		i->q = q;
+		i->si = n.pc < q->nsi ? &q->si[n.pc] : NULL;
+		i->pc = n.pc;
+		i->execution_index = n.execution_index;
+		sc->stats.unknown_pcs += !i->si;
+		return NXP_OK;
+	}
+	case T_DMA: {
+		nxp_ntff_dma_note n;
+		ntff_decode_dma(qr->rec, &n);
+		if (!ntff_dma_ok(p, &n))
+			return NXP__BAD_RECORD;
+		dma_rec *m = &r->d;
+		m->id = sc->next_id;
+		m->start_ts = ntff_tick_ns(p, n.start_tick);
+		m->end_ts = ntff_tick_ns(p, n.end_tick);
+		m->q = q;
+		m->variable = n.variable ? ntff_str(p, n.variable) : "unknown";
+		m->read_bytes = n.read_bytes;
+		m->write_bytes = n.write_bytes;
+		m->packet_aggregation_id = n.packet_aggregation_id;
+		m->source = n.source;
+		m->dest = n.dest;
+		m->execution_index = n.execution_index;
+		return NXP_OK;
+	}
+	case T_SEM: {
+		nxp_ntff_semaphore_note n;
+		ntff_decode_semaphore(qr->rec, &n);
+		if (!ntff_semaphore_ok(&n))
+			return NXP__BAD_RECORD;
+		const char *id = ntff_semaphore_name(sc->p, n.semaphore_idx);
+		if (!id)
+			return ntff_scan_fail(sc, NXP_E_NOMEM);
+		r->s.timestamp = (int64_t)(n.tick / tpn);
+		r->s.id = id;
+		r->s.semaphore_idx = n.semaphore_idx;
+		r->s.value = n.value;
+		r->s.pcore_idx = q->pcore;
+		return NXP_OK;
+	}
+	case T_ERR: {
+		nxp_ntff_error_note n;
+		ntff_decode_error(qr->rec, &n);
+		if (!ntff_error_ok(p, &n))
+			return NXP__BAD_RECORD;
+		const char *h = ntff_hex_string(sc->p, n.metadata);
+		if (!h)
+			return ntff_scan_fail(sc, NXP_E_NOMEM);
+		r->r.timestamp = (int64_t)(n.tick / tpn);
+		r->r.type = error_types[n.type];
+		r->r.error_type_id = n.error_type_id;
+		r->r.description = ntff_str(p, n.description);
+		r->r.metadata_hex = h;
+		r->r.pcore_idx = q->pcore;
+		return NXP_OK;
+	}
+	case T_THR: {
+		nxp_ntff_throttle_note n;
+		ntff_decode_throttle(qr->rec, &n);
+		if (!ntff_throttle_ok(p, &n))
+			return NXP__BAD_RECORD;
+		r->t.timestamp = (int64_t)(n.tick / tpn);
+		r->t.duration = (int64_t)(n.duration_ticks / tpn);
+		r->t.k = n.k;
+		r->t.n = n.n;
+		r->t.type = n.type ? ntff_str(p, n.type) : "unknown";
+		r->t.pcore_idx = q->pcore;
+		return NXP_OK;
+	}
+	default: {
+		nxp_ntff_execution_note n;
+		ntff_decode_execution(qr->rec, &n);
+		if (!ntff_execution_ok(p, &n))
+			return NXP__BAD_RECORD;
+		r->e.execution_index = n.execution_index;
+		r->e.neff_name = ntff_str(p, n.neff_name);
+		r->e.execution_start_ts = (int64_t)(n.start_tick / tpn);
+		r->e.execution_end_ts = (int64_t)(n.end_tick / tpn);
+		r->e.num_subgraphs = n.num_subgraphs;
+		r->e.row_count = n.row_count;
+		r->e.pcore_idx = q->pcore;
+		return NXP_OK;
+	}
+	}
+}
+
+/* The next good record of source t into s->r, as the cursor's next: bad ones
+ * counted and stepped over; an error moving past the good one is kept (the
+ * scan failed) and returned by the next call.  NXP_OK, NXP_END or a negative
+ * error. */
+static inline __attribute__((always_inline)) int fetch(src *s, int t)
+{
+	ntff_iter *it = &s->it;
+	ntff_scan *sc = &it->s;
+	if (sc->failed)
+		return sc->err.code;
+	ntff_qreader *qr;
+	while ((qr = ntff_iter_peek(it))) {
+		int rc = decode(sc, t, qr, &s->r);
+		if (rc < 0)
+			return rc;
+		if (rc == NXP__BAD_RECORD)
+			ntff_scan_bad(sc, 0, ntff_qreader_offset(qr));
+		int arc = ntff_iter_step(it);
+		if (rc == NXP_OK) {
+			sc->stats.records++;
+			return NXP_OK;
+		}
+		if (arc < 0)
+			return arc;
+	}
+	return NXP_END;
+}
+
 /* Fetch the next kept record of source t.  A read error ends the table with a note. */
 static int advance(dt *d, src *s, int t)
 {
 	for (;;) {
-		size_t n = 0;
-		int rc = nxp_cursor_next_batch(s->c, &s->r, rec_size(t), 1, &n);
-		if (rc == NXP_END || (rc == 0 && n == 0)) {
+		int rc;
+		switch (t) { /* one fetch per table: decode's switch folds away */
+		case T_INSTR: rc = fetch(s, T_INSTR); break;
+		case T_DMA: rc = fetch(s, T_DMA); break;
+		default: rc = fetch(s, t); break;
+		}
+		if (rc == NXP_END) {
 			s->live = 0;
 			return 0;
 		}
 		if (rc < 0) {
-			nxp_status cst;
-			nxp_status_init(&cst);
-			nxp_cursor_error(s->c, &cst);
+			const nxp_status *cst = &s->it.s.err;
 			char text[NXP_STATUS_MESSAGE_MAX + 96];
 			snprintf(text, sizeof(text), "reading the %s table stopped: %s", table_names[t],
-				 cst.message[0] ? cst.message : nxp_strerror(rc));
+				 cst->message[0] ? cst->message : nxp_strerror(rc));
 			d->stats.read_errors++;
 			s->live = 0;
 			return note(d, d->last_ts, text);
@@ -983,6 +1206,27 @@ static int advance(dt *d, src *s, int t)
 			return 0;
 		}
 	}
+}
+
+/* Open source t's iteration over the window of co, positioned at its start,
+ * as nxp_cursor_open does (the status filled on failure, as its). */
+static int src_open(dt *d, src *s, int t, const nxp_cursor_options *co)
+{
+	if (co->engine < -1 || co->engine >= NXP_ENGINE_COUNT || co->pcore_idx < -1)
+		return nxp__error_set(d->st, NXP_E_INVAL, -1, "nxp_cursor_open: engine %d or pcore_idx %lld out of range",
+				co->engine, (long long)co->pcore_idx);
+	uint64_t from = co->start_ts == INT64_MIN ? 0 : ntff_tick_of(d->p, co->start_ts);
+	uint64_t to = co->end_ts == INT64_MAX ? UINT64_MAX : ntff_tick_of(d->p, co->end_ts);
+	int rc = ntff_iter_open(&s->it, d->p, ntff_table_get(table_ids[t]), co, from, to);
+	if (rc)
+		return nxp__error_set(d->st, rc, -1, "out of memory");
+	if ((rc = ntff_iter_seek(&s->it, from)) < 0) {
+		nxp_status_copy(d->st, &s->it.s.err);
+		ntff_iter_close(&s->it);
+		return rc;
+	}
+	s->open = 1;
+	return 0;
 }
 
 static int dispatch(dt *d, int t, const rec *r)
@@ -1063,12 +1307,14 @@ static int run(dt *d)
 		d->window = 1000;
 	d->last_ts = lo;
 
+	/* NULL (no memory): the tracks are found by key each time, the same ones */
+	d->qt = d->p->nqueues ? calloc(d->p->nqueues, sizeof(*d->qt)) : NULL;
 	src s[T_COUNT];
 	memset(s, 0, sizeof(s));
 	for (int t = 0; t < T_COUNT; t++) {
 		nxp_cursor_options to = co;
 		to.engine = t == T_INSTR ? d->o.engine : -1;
-		rc = nxp_cursor_open(&s[t].c, d->p, table_ids[t], &to, d->st);
+		rc = src_open(d, &s[t], t, &to);
 		if (rc == NXP_E_NOMEM || rc == NXP_E_INVAL)
 			goto out;
 		if (rc) {
@@ -1078,7 +1324,6 @@ static int run(dt *d)
 			char text[NXP_STATUS_MESSAGE_MAX + 96];
 			snprintf(text, sizeof(text), "reading the %s table failed at open: %s", table_names[t],
 				 d->st && d->st->message[0] ? d->st->message : nxp_strerror(rc));
-			s[t].c = NULL;
 			s[t].live = 0;
 			d->stats.read_errors++;
 			if (d->st)
@@ -1139,19 +1384,17 @@ fail:
 	rc = d->st && d->st->code ? d->st->code : NXP_E_IO;
 out:
 	for (int t = 0; t < T_COUNT; t++) {
-		if (!s[t].c)
+		if (!s[t].open)
 			continue;
-		nxp_cursor_stats cs;
-		cs.struct_size = sizeof(cs);
-		if (nxp_cursor_get_stats(s[t].c, &cs) == 0) {
-			d->stats.bad_records += cs.bad_records;
-			d->stats.input_bytes += cs.bytes_read;
-			d->stats.skipped_sections += cs.skipped_sections;
-		}
-		nxp_cursor_close(s[t].c);
+		d->stats.bad_records += s[t].it.s.stats.bad_records;
+		d->stats.input_bytes += s[t].it.s.stats.bytes_read;
+		d->stats.skipped_sections += s[t].it.s.stats.skipped_sections;
+		ntff_iter_close(&s[t].it);
 	}
 	d->stats.flows += d->fl.flows;
 	flows_free(d);
+	free(d->qt);
+	d->qt = NULL;
 	return rc;
 }
 

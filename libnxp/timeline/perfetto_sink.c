@@ -102,6 +102,7 @@ typedef struct pf_known {
 } pf_known;
 
 #define TL_KNOWN_SETS 4096u /* sets of 4 entries (a set: its most recent first) */
+#define TL_FRONT 256u       /* entries of the track fronts (see pf_sink) */
 
 typedef struct pf_sink {
 	tl_sink base;
@@ -135,6 +136,12 @@ typedef struct pf_sink {
 	open_slot *parked;
 	size_t nparked, parked_cap;
 	pf_known known[TL_KNOWN_SETS][4];
+	/* Direct-mapped fronts of seq_of and slot_find by track (the device
+	 * timeline's track ids are 1, 2, ...): every event looks up both, and
+	 * the probe cost more than the rest of writing an end.  An element stays
+	 * put until its table grows, which empties its front. */
+	struct { uint64_t track; pf_seq *sq; } seq_front[TL_FRONT];
+	struct { uint64_t track; open_slot *o; } slot_front[TL_FRONT];
 } pf_sink;
 
 static int pf_write_all(pf_sink *s, const unsigned char *b, size_t n)
@@ -236,6 +243,16 @@ static int pf_put(pf_sink *s, const void *p, size_t n)
 
 static inline unsigned char *pv(unsigned char *p, uint64_t v)
 {
+	/* one and two bytes first: tags, lengths, iids, most deltas */
+	if (v < 0x80) {
+		*p = (unsigned char)v;
+		return p + 1;
+	}
+	if (v < 0x4000) {
+		p[0] = (unsigned char)(v | 0x80);
+		p[1] = (unsigned char)(v >> 7);
+		return p + 2;
+	}
 	while (v >= 0x80) {
 		*p++ = (unsigned char)(v | 0x80);
 		v >>= 7;
@@ -400,7 +417,7 @@ static int pf_start(pf_sink *s)
 
 /* The sequence of `track`: its own (made on first use) while there are fewer
  * than TL_MAX_SEQS, else the shared one. */
-static pf_seq *seq_of(pf_sink *s, uint64_t track)
+static pf_seq *seq_find(pf_sink *s, uint64_t track)
 {
 	if (s->seqs_cap && track) {
 		pf_seq *e = &s->seqs[oa_slot(s->seqs, s->seqs_cap, sizeof(*e), track)];
@@ -409,12 +426,28 @@ static pf_seq *seq_of(pf_sink *s, uint64_t track)
 	}
 	if (!track || s->nseqs >= TL_MAX_SEQS)
 		return &s->shared;
+	size_t cap = s->seqs_cap;
 	if (oa_reserve((void **)&s->seqs, &s->seqs_cap, s->nseqs, sizeof(pf_seq), 64))
 		return NULL;
+	if (cap != s->seqs_cap) /* the elements moved */
+		memset(s->seq_front, 0, sizeof(s->seq_front));
 	size_t j = oa_slot(s->seqs, s->seqs_cap, sizeof(pf_seq), track);
 	s->seqs[j].track = track;
 	s->seqs[j].id = TL_SEQ + 1 + (uint32_t)s->nseqs++;
 	return &s->seqs[j];
+}
+
+static inline pf_seq *seq_of(pf_sink *s, uint64_t track)
+{
+	size_t f = (size_t)track & (TL_FRONT - 1);
+	if (s->seq_front[f].track == track && track)
+		return s->seq_front[f].sq;
+	pf_seq *sq = seq_find(s, track);
+	if (sq && track) {
+		s->seq_front[f].track = track;
+		s->seq_front[f].sq = sq;
+	}
+	return sq;
 }
 
 /* Whether string `iid` of interning table `table` (1 names, 2 annotation
@@ -674,12 +707,19 @@ static int heap_push(pf_sink *s, const pend_end *e)
 	return 0;
 }
 
-static open_slot *slot_find(pf_sink *s, uint64_t track)
+static inline open_slot *slot_find(pf_sink *s, uint64_t track)
 {
+	size_t f = (size_t)track & (TL_FRONT - 1);
+	if (s->slot_front[f].track == track && track)
+		return s->slot_front[f].o;
 	if (!s->slots_cap)
 		return NULL;
 	open_slot *o = &s->slots[oa_slot(s->slots, s->slots_cap, sizeof(*o), track)];
-	return o->track ? o : NULL;
+	if (!o->track)
+		return NULL;
+	s->slot_front[f].track = track;
+	s->slot_front[f].o = o;
+	return o;
 }
 
 static open_slot *slot_get(pf_sink *s, uint64_t track)
@@ -687,8 +727,11 @@ static open_slot *slot_get(pf_sink *s, uint64_t track)
 	open_slot *o = slot_find(s, track);
 	if (o)
 		return o;
+	size_t cap = s->slots_cap;
 	if (oa_reserve((void **)&s->slots, &s->slots_cap, s->nslots, sizeof(open_slot), 64))
 		return NULL;
+	if (cap != s->slots_cap) /* the elements moved */
+		memset(s->slot_front, 0, sizeof(s->slot_front));
 	size_t j = oa_slot(s->slots, s->slots_cap, sizeof(open_slot), track);
 	s->slots[j].track = track;
 	s->nslots++;
@@ -888,8 +931,13 @@ static uint64_t intern(pf_sink *s, tl_intern *t, const char *str, int *fresh)
  * def_seen again (two hash probes per string otherwise, on every event).
  * Four ways a set: direct-mapped, colliding keys (opcodes and operand
  * strings of one engine) evicted each other on a fifth of the lookups. */
-static uint64_t resolve(pf_sink *s, const pf_seq *sq, tl_intern *t, unsigned table, const char *str,
-			unsigned char *def)
+static uint64_t resolve_slow(pf_sink *s, const pf_seq *sq, tl_intern *t, unsigned table, const char *str,
+			     unsigned char *def, pf_known *k, uint32_t tag);
+
+/* (The hit in s->known inlined in pf_event: most of an event's lookups; the
+ * call with the slow path's registers to save cost as much as the lookup.) */
+static inline __attribute__((always_inline)) uint64_t resolve(pf_sink *s, const pf_seq *sq, tl_intern *t,
+							       unsigned table, const char *str, unsigned char *def)
 {
 	pf_known *k = NULL;
 	uint32_t tag = sq->id << 2 | table;
@@ -901,6 +949,12 @@ static uint64_t resolve(pf_sink *s, const pf_seq *sq, tl_intern *t, unsigned tab
 			if (k[w].ptr == str && k[w].tag == tag)
 				return k[w].iid;
 	}
+	return resolve_slow(s, sq, t, table, str, def, k, tag);
+}
+
+static __attribute__((noinline)) uint64_t resolve_slow(pf_sink *s, const pf_seq *sq, tl_intern *t, unsigned table,
+						     const char *str, unsigned char *def, pf_known *k, uint32_t tag)
+{
 	int fresh;
 	uint64_t iid = intern(s, t, str, &fresh);
 	int seen = def_seen(s, sq, table, iid);
