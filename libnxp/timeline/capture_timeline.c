@@ -35,6 +35,7 @@
 #include "status.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -240,17 +241,18 @@ typedef struct fmap {
 	int full;
 } fmap;
 
+/* m->e: an nxp__tl_oa_* table (timeline_priv.h) on the low bits of the key's product. */
+_Static_assert(offsetof(fent, h) == 0, "nxp__tl_oa_*: the key comes first");
+#define FM_OA 0u
+
 static fent *fmap_get(fmap *m, uint64_t h, int add)
 {
 	if (!h)
 		h = 1;
 	if (m->cap) {
-		size_t j = (size_t)(h * 0x9e3779b97f4a7c15ull) & (m->cap - 1);
-		while (m->e[j].h) {
-			if (m->e[j].h == h)
-				return &m->e[j];
-			j = (j + 1) & (m->cap - 1);
-		}
+		fent *e = &m->e[nxp__tl_oa_slot(m->e, m->cap, sizeof(fent), h, FM_OA)];
+		if (e->h)
+			return e;
 	}
 	if (!add)
 		return NULL;
@@ -258,30 +260,13 @@ static fent *fmap_get(fmap *m, uint64_t h, int add)
 		m->full = 1;
 		return NULL;
 	}
-	if ((m->n + 1) * 2 > m->cap) {
-		size_t nc = m->cap ? m->cap * 2 : 256;
-		fent *ne = calloc(nc, sizeof(*ne));
-		if (!ne)
-			return NULL;
-		for (size_t i = 0; i < m->cap; i++) {
-			if (!m->e[i].h)
-				continue;
-			size_t j = (size_t)(m->e[i].h * 0x9e3779b97f4a7c15ull) & (nc - 1);
-			while (ne[j].h)
-				j = (j + 1) & (nc - 1);
-			ne[j] = m->e[i];
-		}
-		free(m->e);
-		m->e = ne;
-		m->cap = nc;
-	}
-	size_t j = (size_t)(h * 0x9e3779b97f4a7c15ull) & (m->cap - 1);
-	while (m->e[j].h)
-		j = (j + 1) & (m->cap - 1);
-	m->e[j].h = h;
-	m->e[j].last_ts = INT64_MIN;
+	if (nxp__tl_oa_reserve((void **)&m->e, &m->cap, m->n, sizeof(fent), 256, FM_OA))
+		return NULL;
+	fent *e = &m->e[nxp__tl_oa_slot(m->e, m->cap, sizeof(fent), h, FM_OA)];
+	e->h = h;
+	e->last_ts = INT64_MIN;
 	m->n++;
-	return &m->e[j];
+	return e;
 }
 
 /* The flow key of a row: its flow_id, within its category for trace.json flow

@@ -19,6 +19,7 @@
 #include "status.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,60 +183,40 @@ static uint64_t key_of(dt *d, char tag, int64_t pcore, const char *name)
 	return k;
 }
 
+/* d->ts: an nxp__tl_oa_* table (timeline_priv.h) on the low bits of the
+ * key's product (the closing loop walks it in slot order). */
+_Static_assert(offsetof(tstate, uuid) == 0, "nxp__tl_oa_*: the key comes first");
+#define TS_OA 0u
+
 /* The state of an already declared track, or NULL. */
 static tstate *ts_get(dt *d, uint64_t uuid)
 {
 	if (!d->cap)
 		return NULL;
-	size_t j = (size_t)(uuid * 0x9e3779b97f4a7c15ull) & (d->cap - 1);
-	while (d->ts[j].uuid) {
-		if (d->ts[j].uuid == uuid)
-			return &d->ts[j];
-		j = (j + 1) & (d->cap - 1);
-	}
-	return NULL;
+	tstate *t = &d->ts[nxp__tl_oa_slot(d->ts, d->cap, sizeof(tstate), uuid, TS_OA)];
+	return t->uuid ? t : NULL;
 }
 
 static tstate *ts_find(dt *d, uint64_t uuid, int *isnew)
 {
 	*isnew = 0;
-	if (d->cap) {
-		size_t j = (size_t)(uuid * 0x9e3779b97f4a7c15ull) & (d->cap - 1);
-		while (d->ts[j].uuid) {
-			if (d->ts[j].uuid == uuid)
-				return &d->ts[j];
-			j = (j + 1) & (d->cap - 1);
-		}
-	}
+	tstate *known = ts_get(d, uuid);
+	if (known)
+		return known;
 	/* Growing moves the entries: callers hold no tstate pointer across a
 	 * declare() of a new track. */
-	if ((d->count + 1) * 2 > d->cap) {
-		size_t ncap = d->cap ? d->cap * 2 : 64;
-		tstate *n = calloc(ncap, sizeof(*n));
-		if (!n)
-			return NULL;
-		for (size_t i = 0; i < d->cap; i++) {
-			if (!d->ts[i].uuid)
-				continue;
-			size_t j = (size_t)(d->ts[i].uuid * 0x9e3779b97f4a7c15ull) & (ncap - 1);
-			while (n[j].uuid)
-				j = (j + 1) & (ncap - 1);
-			n[j] = d->ts[i];
-		}
-		free(d->ts);
-		d->ts = n;
-		d->cap = ncap;
+	size_t cap = d->cap;
+	if (nxp__tl_oa_reserve((void **)&d->ts, &d->cap, d->count, sizeof(tstate), 64, TS_OA))
+		return NULL;
+	if (cap != d->cap)
 		d->ts_gen++;
-	}
-	size_t j = (size_t)(uuid * 0x9e3779b97f4a7c15ull) & (d->cap - 1);
-	while (d->ts[j].uuid)
-		j = (j + 1) & (d->cap - 1);
-	d->ts[j].uuid = uuid;
-	d->ts[j].bucket = INT64_MIN;
-	d->ts[j].busy_end = INT64_MIN;
+	tstate *t = &d->ts[nxp__tl_oa_slot(d->ts, d->cap, sizeof(tstate), uuid, TS_OA)];
+	t->uuid = uuid;
+	t->bucket = INT64_MIN;
+	t->busy_end = INT64_MIN;
 	d->count++;
 	*isnew = 1;
-	return &d->ts[j];
+	return t;
 }
 
 /* Declare the track of key `uuid` once (parent: the parent's id, 0 = none);

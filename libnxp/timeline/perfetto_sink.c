@@ -369,45 +369,19 @@ static int pf_seq_start(pf_sink *s, pf_seq *sq)
 }
 
 /* ---- the sink's three open-addressing tables (sequences by track, defined
- * strings, open slots by track): each element begins with its nonzero 64-bit
- * key (0 = empty slot), the capacity is a power of two, at most half full. */
+ * strings, open slots by track): nxp__tl_oa_* (timeline_priv.h), on the
+ * high half of the key's product (PF_OA). */
 _Static_assert(offsetof(pf_seq, track) == 0 && offsetof(open_slot, track) == 0, "oa_*: the key comes first");
+#define PF_OA 32u
 
-static inline uint64_t oa_key(const void *e)
-{
-	uint64_t k;
-	memcpy(&k, e, sizeof(k));
-	return k;
-}
-
-/* The index of `key` in tab, or of the empty slot where it would go. */
 static inline size_t oa_slot(const void *tab, size_t cap, size_t esz, uint64_t key)
 {
-	const unsigned char *t = tab;
-	size_t j = (size_t)(key * 0x9e3779b97f4a7c15ull >> 32) & (cap - 1);
-	uint64_t k;
-	while ((k = oa_key(t + j * esz)) && k != key)
-		j = (j + 1) & (cap - 1);
-	return j;
+	return nxp__tl_oa_slot(tab, cap, esz, key, PF_OA);
 }
 
-/* Room for one more element of n (capacity `first` the first time, doubled
- * and rehashed after): 0, or -1 when out of memory (the table unchanged). */
 static int oa_reserve(void **tab, size_t *cap, size_t n, size_t esz, size_t first)
 {
-	if ((n + 1) * 2 <= *cap)
-		return 0;
-	size_t nc = *cap ? *cap * 2 : first;
-	unsigned char *t = calloc(nc, esz), *o = *tab;
-	if (!t)
-		return -1;
-	for (size_t i = 0; i < *cap; i++)
-		if (oa_key(o + i * esz))
-			memcpy(t + oa_slot(t, nc, esz, oa_key(o + i * esz)) * esz, o + i * esz, esz);
-	free(o);
-	*tab = t;
-	*cap = nc;
-	return 0;
+	return nxp__tl_oa_reserve(tab, cap, n, esz, first, PF_OA);
 }
 
 static int pf_start(pf_sink *s)

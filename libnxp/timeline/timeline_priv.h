@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Kinds of track. */
 enum tl_track_kind {
@@ -132,5 +133,34 @@ uint64_t nxp__tl_intern_stable(tl_intern *t, const char *s, int *fresh);
 uint64_t nxp__tl_hash(const void *p, size_t n, uint64_t h);
 
 #define TL_FNV_OFFSET 0xcbf29ce484222325ull
+
+/* Open-addressing tables of the timeline (the sink's sequences, strings and
+ * open slots, the device timeline's track states, the capture's flow ids):
+ * each element begins with its nonzero 64-bit key (0 = empty slot), the
+ * capacity is a power of two, at most half full, probed linearly from
+ * bits of key * 0x9e3779b97f4a7c15 (`shift`: which bits; each table keeps
+ * its own, so it keeps its layout and the order its users walk it in). */
+static inline uint64_t nxp__tl_oa_key(const void *e)
+{
+	uint64_t k;
+	memcpy(&k, e, sizeof(k));
+	return k;
+}
+
+/* The index of `key` in tab, or of the empty slot where it would go. */
+static inline size_t nxp__tl_oa_slot(const void *tab, size_t cap, size_t esz, uint64_t key, unsigned shift)
+{
+	const unsigned char *t = tab;
+	size_t j = (size_t)(key * 0x9e3779b97f4a7c15ull >> shift) & (cap - 1);
+	uint64_t k;
+	while ((k = nxp__tl_oa_key(t + j * esz)) && k != key)
+		j = (j + 1) & (cap - 1);
+	return j;
+}
+
+/* Room for one more element of n (capacity `first` the first time, doubled
+ * and rehashed after; the elements move): 0, or -1 when out of memory (the
+ * table unchanged). */
+int nxp__tl_oa_reserve(void **tab, size_t *cap, size_t n, size_t esz, size_t first, unsigned shift);
 
 #endif

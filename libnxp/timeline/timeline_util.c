@@ -15,6 +15,25 @@ uint64_t nxp__tl_hash(const void *p, size_t n, uint64_t h)
 	return h;
 }
 
+int nxp__tl_oa_reserve(void **tab, size_t *cap, size_t n, size_t esz, size_t first, unsigned shift)
+{
+	if ((n + 1) * 2 <= *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : first;
+	unsigned char *t = calloc(nc, esz), *o = *tab;
+	if (!t)
+		return -1;
+	/* in the old table's order: the same layout as inserting them again */
+	for (size_t i = 0; i < *cap; i++)
+		if (nxp__tl_oa_key(o + i * esz))
+			memcpy(t + nxp__tl_oa_slot(t, nc, esz, nxp__tl_oa_key(o + i * esz), shift) * esz, o + i * esz,
+			       esz);
+	free(o);
+	*tab = t;
+	*cap = nc;
+	return 0;
+}
+
 void nxp__tl_intern_init(tl_intern *t, size_t max)
 {
 	memset(t, 0, sizeof(*t));
