@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Timeline export (nxp_profile_export_timeline): misuse, file handling, and
- * the Chrome JSON content against the cursors on the demo pair.  The Perfetto
+ * the Chrome JSON content against the cursors on the demo pair, records that
+ * fail their checks (skipped and counted, the good ones written).  The Perfetto
  * files are checked in depth by tests/pftrace_check.py (test 'timeline_cli'). */
 #include <check.h>
 #include <jansson.h>
@@ -313,6 +314,106 @@ START_TEST(test_flows)
 }
 END_TEST
 
+/* Records that fail their checks, in four tables: the timeline skips and
+ * counts them as the cursors do (its own decode of the raw records,
+ * device_timeline.c), and writes every good one. */
+void ntff_writer_set_unchecked(nxp_ntff_writer *w, int on); /* libnxp_internal: bad notes */
+
+START_TEST(test_bad_records)
+{
+	char path[512], out[512];
+	snprintf(path, sizeof(path), "%s/bad.ntff", dir);
+	nxp_ntff_info info;
+	nxp_ntff_info_init(&info);
+	nxp_ntff_writer *w;
+	ck_assert_int_eq(nxp_ntff_writer_open_path(&w, path, &info, NULL, NULL), 0);
+	ntff_writer_set_unchecked(w, 1);
+	int64_t name = nxp_ntff_writer_string(w, "bad.neff");
+	ck_assert_int_gt(name, 0);
+	nxp_ntff_queue q;
+	nxp_ntff_queue_init(&q);
+	q.kind = NXP_QUEUE_INSTRUCTION;
+	q.engine = NXP_ENGINE_VECTOR;
+	int32_t iq = nxp_ntff_writer_add_queue(w, &q);
+	nxp_ntff_queue_init(&q);
+	q.kind = NXP_QUEUE_DMA;
+	q.name = "qSyncIO";
+	int32_t dq = nxp_ntff_writer_add_queue(w, &q);
+	nxp_ntff_queue_init(&q);
+	q.kind = NXP_QUEUE_SEMAPHORE;
+	int32_t sq = nxp_ntff_writer_add_queue(w, &q);
+	nxp_ntff_queue_init(&q);
+	q.kind = NXP_QUEUE_EXECUTION;
+	int32_t xq = nxp_ntff_writer_add_queue(w, &q);
+	ck_assert(iq >= 0 && dq >= 0 && sq >= 0 && xq >= 0);
+	nxp_ntff_execution_note x = {1000, 100000, 0, 1, (uint32_t)name, 10};
+	ck_assert_int_eq(nxp_ntff_writer_execution(w, xq, &x), 0);
+	x.neff_name = 1u << 30; /* no such string: bad */
+	ck_assert_int_eq(nxp_ntff_writer_execution(w, xq, &x), 0);
+	int bad = 1;
+	for (int i = 0; i < 30; i++) {
+		uint64_t t = 2000 + 1000 * (uint64_t)i;
+		nxp_ntff_instruction_note n = {t, t + 500, (uint32_t)i, 0, 0};
+		if (i == 7 || i == 19) { /* ends before it starts: bad */
+			n.end_tick = t - 1;
+			bad++;
+		}
+		ck_assert_int_eq(nxp_ntff_writer_instruction(w, iq, &n), 0);
+		nxp_ntff_dma_note d;
+		memset(&d, 0, sizeof(d));
+		d.start_tick = t + 100;
+		d.end_tick = t + 400;
+		d.read_bytes = d.write_bytes = 4096;
+		d.source = NXP_MEMORY_HBM;
+		d.dest = i % 5 == 3 ? 9 : NXP_MEMORY_HBM; /* no such memory: bad */
+		bad += i % 5 == 3;
+		ck_assert_int_eq(nxp_ntff_writer_dma(w, dq, &d), 0);
+		nxp_ntff_semaphore_note sn = {t + 200, 3, NXP_ENGINE_VECTOR, i == 11 ? 7 : 1, i, 0, 0, 0};
+		bad += i == 11; /* no such operation: bad */
+		ck_assert_int_eq(nxp_ntff_writer_semaphore(w, sq, &sn), 0);
+	}
+	ck_assert_int_eq(nxp_ntff_writer_finish(w), 0);
+	nxp_ntff_writer_close(w);
+
+	nxp_profile_options po;
+	nxp_profile_options_init(&po);
+	po.flags = NXP_PROFILE_ALLOW_MISMATCH;
+	nxp_profile *p;
+	ck_assert_int_eq(nxp_profile_open_path(&p, neff, path, &po, NULL), 0);
+	nxp_timeline_options o;
+	nxp_timeline_options_init(&o);
+	o.format = NXP_TIMELINE_CHROME_JSON;
+	nxp_timeline_stats ts;
+	ts.struct_size = sizeof(ts);
+	snprintf(out, sizeof(out), "%s/bad.json", dir);
+	ck_assert_int_eq(nxp_profile_export_timeline(p, out, &o, &ts, NULL), 0);
+	ck_assert_int_eq(ts.bad_records, bad);
+	ck_assert_int_eq(bad, 1 + 2 + 6 + 1);
+	ck_assert_int_eq(ts.read_errors, 0);
+	json_t *j = load_json(out);
+	json_t *ev = json_object_get(j, "traceEvents");
+	int64_t slices = 0, sem = 0;
+	size_t i;
+	json_t *e;
+	json_array_foreach(ev, i, e)
+	{
+		const char *ph = json_string_value(json_object_get(e, "ph"));
+		const char *nm = json_string_value(json_object_get(e, "name"));
+		slices += !strcmp(ph, "X");
+		sem += !strcmp(ph, "C") && nm && !strcmp(nm, "S[3]");
+	}
+	json_decref(j);
+	ck_assert_int_eq(slices, 1 + 28 + 24); /* execution, instructions, DMA packets */
+	ck_assert_int_eq(sem, 29);
+	/* the Perfetto file skips and counts the same */
+	o.format = NXP_TIMELINE_PERFETTO;
+	snprintf(out, sizeof(out), "%s/bad.pftrace", dir);
+	ck_assert_int_eq(nxp_profile_export_timeline(p, out, &o, &ts, NULL), 0);
+	ck_assert_int_eq(ts.bad_records, bad);
+	nxp_profile_close(p);
+}
+END_TEST
+
 START_TEST(test_capture_misuse)
 {
 	nxp_status st;
@@ -352,6 +453,7 @@ int main(void)
 	tcase_add_test(tc, test_options);
 	tcase_add_test(tc, test_flows);
 	tcase_add_test(tc, test_capture_misuse);
+	tcase_add_test(tc, test_bad_records);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
