@@ -1067,6 +1067,159 @@ START_TEST(test_io_error)
 }
 END_TEST
 
+/* The merge (ntff_priv.h) against a plain sort: eleven DMA queues (not a power
+ * of two: the tree has empty leaves), one empty, keys that tie within and
+ * across queues, seven records per section (runs cross sections), read record
+ * by record, run by run (moving past whole runs, part of them, or none), and
+ * through the cursor, whole and windowed: every record once, in (start, queue
+ * id, position) order, with its row id. */
+typedef struct mref {
+	uint64_t key;
+	uint32_t qid, pos;
+} mref;
+
+static int mref_cmp(const void *a, const void *b)
+{
+	const mref *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->qid != y->qid)
+		return x->qid < y->qid ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+enum { MQ = 11 };
+
+/* Read [from, to) with `mode` (0 record by record, 1 whole runs, 2 runs moved
+ * past one record at a time or not at all) and check it against ref[]. */
+static void merge_matches(nxp_profile *p, const mref *ref, size_t nref, uint64_t from, uint64_t to, int mode)
+{
+	size_t lo = 0, hi = 0;
+	while (lo < nref && ref[lo].key < from)
+		lo++;
+	for (size_t i = 0; i < nref; i++)
+		hi += ref[i].key < to;
+	nxp_cursor_options o;
+	nxp_cursor_options_init(&o);
+	ntff_iter it;
+	ck_assert_int_eq(ntff_iter_open(&it, p, ntff_table_get(NXP_TABLE_DMA_PACKET), &o, from, to), NXP_OK);
+	ck_assert_int_eq(ntff_iter_seek(&it, from), NXP_OK);
+	size_t at = lo, turn = 0;
+	ntff_rec r;
+	int rc;
+	while ((rc = mode == 0 ? ntff_iter_next(&it, &r) : ntff_iter_run(&it, &r)) == NXP_OK) {
+		ck_assert_uint_ge(r.n, 1);
+		size_t take = r.n;
+		if (mode == 2) /* by turns: none of the run (it comes again), its first record, all of it */
+			take = turn % 3 == 0 ? 0 : turn % 3 == 1 ? 1 : r.n;
+		turn++;
+		for (size_t i = 0; i < take; i++) {
+			nxp_ntff_dma_note n;
+			ntff_decode_dma(r.rec + i * r.rsize, &n);
+			ck_assert_uint_lt(at, hi);
+			ck_assert_uint_eq(n.start_tick, ref[at].key);
+			ck_assert_uint_eq(r.qid, ref[at].qid);
+			ck_assert_uint_eq(n.packet_idx, ref[at].pos);
+			ck_assert_int_eq(r.id + (int64_t)i, (int64_t)at);
+			at++;
+		}
+		if (mode == 2)
+			ck_assert_int_eq(ntff_iter_skip(&it, take), NXP_OK);
+	}
+	ck_assert_int_eq(rc, NXP_END);
+	ck_assert_uint_eq(at, hi);
+	ck_assert_int_eq(it.s.stats.bad_records, 0);
+	ntff_iter_close(&it);
+	/* the cursor: record by record through its table's next */
+	nxp_cursor *c;
+	o.start_ts = (int64_t)from;
+	o.end_ts = to == UINT64_MAX ? INT64_MAX : (int64_t)to;
+	ck_assert_int_eq(nxp_cursor_open(&c, p, NXP_TABLE_DMA_PACKET, &o, NULL), NXP_OK);
+	nxp_dma_packet d;
+	d.struct_size = sizeof(d);
+	at = lo;
+	while (nxp_cursor_next_dma_packet(c, &d) == NXP_OK) {
+		ck_assert_uint_lt(at, hi);
+		ck_assert_int_eq(d.start_ts, (int64_t)ref[at].key);
+		ck_assert_int_eq(d.packet_idx, (int64_t)ref[at].pos);
+		ck_assert_int_eq(d.id, (int64_t)at);
+		at++;
+	}
+	ck_assert_uint_eq(at, hi);
+	nxp_cursor_close(c);
+}
+
+START_TEST(test_merge_order)
+{
+	char *dir = tu_tmpdir(), *path = tu_path(dir, "merge.ntff");
+	nxp_ntff_info info;
+	nxp_ntff_info_init(&info);
+	nxp_ntff_writer_options wo;
+	nxp_ntff_writer_options_init(&wo);
+	wo.records_per_section = 7;
+	wo.flags = _i ? NXP_NTFF_WRITE_COMPRESS : 0;
+	nxp_ntff_writer *w;
+	ck_assert_int_eq(nxp_ntff_writer_open_path(&w, path, &info, &wo, NULL), NXP_OK);
+	int32_t qid[MQ];
+	for (int i = 0; i < MQ; i++) {
+		nxp_ntff_queue q;
+		nxp_ntff_queue_init(&q);
+		q.kind = NXP_QUEUE_DMA;
+		q.engine = -1;
+		q.name = "q_act_out";
+		q.queue_idx = i;
+		ck_assert_int_ge(qid[i] = nxp_ntff_writer_add_queue(w, &q), 0);
+	}
+	mref *ref = malloc(MQ * 400 * sizeof(*ref));
+	ck_assert_ptr_nonnull(ref);
+	size_t nref = 0;
+	unsigned seed = 12345;
+	for (int i = 0; i < MQ; i++) {
+		/* queue 3 empty; queue 5 one long run ahead of the others; the rest
+		 * step by 0..2 ticks (ties within the queue and across queues) */
+		int count = i == 3 ? 0 : 40 + 30 * (i % 4);
+		uint64_t key = i == 5 ? 0 : 5 + (uint64_t)(i % 3);
+		for (int k = 0; k < count; k++) {
+			seed = seed * 1103515245u + 12345u;
+			if (k)
+				key += i == 5 ? (k < 25 ? 0 : 3) : (seed >> 16) % 3;
+			nxp_ntff_dma_note n;
+			memset(&n, 0, sizeof(n));
+			n.start_tick = key;
+			n.end_tick = key + 1;
+			n.packet_idx = (uint32_t)k;
+			n.source = n.dest = 1;
+			ck_assert_int_eq(nxp_ntff_writer_dma(w, qid[i], &n), NXP_OK);
+			ref[nref++] = (mref){key, (uint32_t)qid[i], (uint32_t)k};
+		}
+	}
+	ck_assert_int_eq(nxp_ntff_writer_finish(w), NXP_OK);
+	nxp_ntff_writer_close(w);
+	qsort(ref, nref, sizeof(*ref), mref_cmp);
+	size_t ntff_len, neff_len;
+	uint8_t *ntff = tu_read_file(path, &ntff_len), uuid[16] = {0};
+	void *neff = fxn_neff(uuid, &neff_len);
+	for (int src = FXN_SRC_MEMORY; src <= FXN_SRC_CHUNKY; src++) {
+		fxn_pair o;
+		nxp_status st;
+		nxp_status_init(&st);
+		ck_assert_int_eq(fxn_open(&o, neff, neff_len, ntff, ntff_len, src, 0, &st), NXP_OK);
+		static const uint64_t win[][2] = {{0, UINT64_MAX}, {6, 40}, {7, 8}, {30, UINT64_MAX}, {1000, 2000}};
+		for (size_t k = 0; k < sizeof(win) / sizeof(win[0]); k++)
+			for (int mode = 0; mode < 3; mode++)
+				merge_matches(o.p, ref, nref, win[k][0], win[k][1], mode);
+		fxn_close(&o);
+	}
+	free(ref);
+	free(ntff);
+	free(neff);
+	remove(path);
+	remove(dir);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 Suite *ntff_suite(void);
 Suite *ntff_suite(void)
 {
@@ -1088,6 +1241,7 @@ Suite *ntff_suite(void)
 	tcase_add_test(t, test_active_time_agrees_with_dma);
 	tcase_add_test(t, test_unfinished_and_unknown);
 	tcase_add_test(t, test_io_error);
+	tcase_add_loop_test(t, test_merge_order, 0, 2);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -108,7 +108,7 @@ static void at_reset(void *state, ntff_scan *s)
 	active_time *at = state;
 	for (size_t i = 0; i < at->n; i++) {
 		at_source *src = &at->src[i];
-		src->m.n = 0;
+		ntff_merge_clear(&src->m);
 		nxp_reorder_clear(&src->reorder);
 		src->runs.open = 0;
 		src->has_pend = src->done = 0;
@@ -116,8 +116,10 @@ static void at_reset(void *state, ntff_scan *s)
 	for (size_t j = 0; j < s->nqr; j++) {
 		ntff_qreader *qr = &s->qr[j];
 		if (!qr->done)
-			ntff_merge_push(&source_for(at, engine_of(qr->q), qr->q->pcore)->m, qr);
+			ntff_merge_add(&source_for(at, engine_of(qr->q), qr->q->pcore)->m, qr);
 	}
+	for (size_t i = 0; i < at->n; i++)
+		ntff_merge_build(&at->src[i].m);
 }
 
 /* The busy span of the source's next record: 1 and [*lo, *hi) when it is

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The k-way merge of queue readers (a binary heap by key, ties by queue id)
- * and the internal iteration built on it: a table's records in time order,
+/* The k-way merge of queue readers (a tournament tree by key, ties by queue
+ * id) and the internal iteration built on it: a table's records in time order,
  * raw, record by record or run by run (ntff_priv.h). */
 #include "ntff_priv.h"
 #include "status.h"
@@ -8,64 +8,90 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define before ntff_merge_before
-
 int ntff_merge_init(ntff_merge *m, size_t cap)
 {
-	m->n = 0;
-	m->heap = calloc(cap ? cap : 1, sizeof(*m->heap));
-	return m->heap ? NXP_OK : NXP_E_NOMEM;
+	memset(m, 0, sizeof(*m));
+	size_t size = 1;
+	while (size < cap)
+		size *= 2;
+	m->t = malloc(size * sizeof(*m->t));
+	m->w = malloc(2 * size * sizeof(*m->w));
+	m->rd = calloc(size, sizeof(*m->rd));
+	if (!m->t || !m->w || !m->rd) {
+		ntff_merge_free(m);
+		return NXP_E_NOMEM;
+	}
+	m->size = size;
+	return NXP_OK;
 }
 
 void ntff_merge_free(ntff_merge *m)
 {
-	free(m->heap);
-	m->heap = NULL;
-	m->n = 0;
+	free(m->t);
+	free(m->w);
+	free(m->rd);
+	memset(m, 0, sizeof(*m));
 }
 
-void ntff_merge_sift_top(ntff_merge *m)
+void ntff_merge_clear(ntff_merge *m)
 {
-	ntff_qreader **h = m->heap, *x = h[0];
-	size_t n = m->n, i = 0;
-	for (;;) {
-		size_t l = 2 * i + 1;
-		if (l >= n)
-			break;
-		size_t r = l + 1, s = (r < n && before(h[r], h[l])) ? r : l;
-		if (!before(h[s], x))
-			break;
-		h[i] = h[s];
-		i = s;
+	m->n = m->nleaf = 0;
+	m->top = NULL;
+}
+
+static inline int node_before(const ntff_merge_node *a, const ntff_merge_node *b)
+{
+	return a->key < b->key || (a->key == b->key && a->qid < b->qid);
+}
+
+void ntff_merge_build(ntff_merge *m)
+{
+	ntff_merge_node *w = m->w;
+	for (size_t i = 0; i < m->size; i++) {
+		const ntff_qreader *qr = i < m->nleaf ? m->rd[i] : NULL;
+		w[m->size + i] = qr && !qr->done ? (ntff_merge_node){qr->key, qr->qid, (uint32_t)i}
+						 : (ntff_merge_node){NTFF_MERGE_NONE, UINT32_MAX, (uint32_t)i};
 	}
-	h[i] = x;
+	for (size_t i = m->size; i-- > 1;) {
+		int r = node_before(&w[2 * i + 1], &w[2 * i]);
+		w[i] = w[2 * i + r];
+		m->t[i] = w[2 * i + !r];
+	}
+	m->t[0] = w[1];
+	m->top = m->n ? m->rd[w[1].leaf] : NULL;
 }
 
 void ntff_merge_push(ntff_merge *m, ntff_qreader *qr)
 {
-	size_t i = m->n++;
-	while (i > 0) {
-		size_t parent = (i - 1) / 2;
-		if (!before(qr, m->heap[parent]))
-			break;
-		m->heap[i] = m->heap[parent];
-		i = parent;
-	}
-	m->heap[i] = qr;
+	ntff_merge_add(m, qr);
+	ntff_merge_build(m);
+}
+
+void ntff_merge_replay(ntff_merge *m, uint64_t key, uint32_t qid)
+{
+	ntff_merge_node *t = m->t, x = {key, qid, t[0].leaf};
+	for (size_t i = (m->size + x.leaf) / 2; i > 0; i /= 2)
+		if (node_before(&t[i], &x)) { /* the loser stored here wins now */
+			ntff_merge_node y = t[i];
+			t[i] = x;
+			x = y;
+		}
+	t[0] = x;
+	m->top = m->n ? m->rd[x.leaf] : NULL;
 }
 
 int ntff_merge_advance_slow(ntff_scan *s, ntff_merge *m)
 {
-	ntff_qreader *qr = m->heap[0];
+	ntff_qreader *qr = m->top;
 	int rc = ntff_qreader_advance(s, qr);
 	if (rc < 0)
 		return rc;
 	if (qr->done) {
-		m->heap[0] = m->heap[--m->n];
-		if (!m->n)
-			return NXP_OK;
+		m->n--;
+		ntff_merge_replay(m, NTFF_MERGE_NONE, UINT32_MAX);
+	} else {
+		ntff_merge_sift_top(m);
 	}
-	ntff_merge_sift_top(m);
 	return NXP_OK;
 }
 
@@ -108,20 +134,21 @@ int ntff_iter_seek(ntff_iter *it, uint64_t tick)
 {
 	if (tick < it->s.from_tick)
 		tick = it->s.from_tick;
-	it->m.n = 0;
+	ntff_merge_clear(&it->m);
 	it->pending = 0;
-	it->after_run = NULL;
+	it->run_qr = NULL;
+	it->run_past = 0;
 	int rc = ntff_scan_seek(&it->s, tick);
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < it->s.nqr; i++)
 		if (!it->s.qr[i].done)
-			ntff_merge_push(&it->m, &it->s.qr[i]);
+			ntff_merge_add(&it->m, &it->s.qr[i]);
+	ntff_merge_build(&it->m);
 	return NXP_OK;
 }
 
-/* The record ntff_iter_next or ntff_iter_run last returned is still the
- * merge's top (its bytes live in its reader's section): move past it now. */
+/* The records ntff_iter_next or ntff_iter_run last returned: move past them now. */
 static int settle_pending(ntff_iter *it)
 {
 	if (it->s.failed)
@@ -146,6 +173,9 @@ int ntff_iter_next(ntff_iter *it, ntff_rec *out)
 			out->n = 1;
 			out->id = it->s.next_id;
 			it->pending = 1;
+			it->run_qr = qr;
+			it->run_rec = qr->rec;
+			it->run_past = 0;
 			return NXP_OK;
 		}
 		ntff_scan_bad(&it->s, 0, ntff_qreader_offset(qr));
@@ -161,63 +191,81 @@ int ntff_iter_run(ntff_iter *it, ntff_rec *out)
 	ntff_qreader *qr = ntff_iter_peek(it);
 	if (!qr)
 		return NXP_END;
-	/* The other readers' earliest next record bounds the run. */
-	const ntff_qreader *b = NULL;
-	if (it->m.n > 1)
-		b = it->m.heap[1];
-	if (it->m.n > 2 && before(it->m.heap[2], b))
-		b = it->m.heap[2];
-	uint64_t prev = qr->key;
+	/* Walk the merge along the queue's next records of the loaded section
+	 * that are in order: each one's key replaces the queue's in the tree.
+	 * The run ends when another queue's record comes first, or at a record
+	 * outside the window — the merge is then already past the run (where
+	 * queues interleave, nearly every run ends so: its one replay is all the
+	 * merge costs per record) — or at the section's end or a key out of
+	 * order (the reader's slow path: ntff_iter_skip steps onto it). */
+	ntff_merge *m = &it->m;
+	const uint8_t *first = qr->rec;
 	size_t n = 1;
-	const uint8_t *r = qr->rec + qr->rsize;
-	for (; r < qr->end; r += qr->rsize, n++) {
+	int past = 0;
+	for (const uint8_t *r = first + qr->rsize; r < qr->end; r += qr->rsize) {
 		uint64_t k = ntff_record_key(r);
-		if (k < prev || k > (uint64_t)INT64_MAX || k >= it->s.to_tick)
+		if (!ntff_key_in_order(qr, k))
 			break;
-		if (b && (k > b->key || (k == b->key && qr->qid > b->qid))) {
-			it->after_run = r; /* the common end of a run: another queue is next */
-			it->after_key = k;
+		qr->rec = r;
+		qr->key = qr->last_key = k;
+		ntff_merge_sift_top(m);
+		if (m->top != qr || k >= it->s.to_tick) {
+			past = 1;
 			break;
 		}
-		prev = k;
+		n++;
 	}
 	out->q = qr->q;
 	out->qid = qr->qid;
-	out->rec = qr->rec;
+	out->rec = first;
 	out->rsize = qr->rsize;
 	out->n = n;
 	out->id = it->s.next_id;
 	it->pending = n;
+	it->run_qr = qr;
+	it->run_rec = first;
+	it->run_past = past;
 	return NXP_OK;
 }
 
 uint64_t ntff_iter_run_offset(const ntff_iter *it, size_t i)
 {
-	const ntff_qreader *qr = ntff_merge_top(&it->m);
-	uint64_t off = ntff_qreader_offset(qr);
-	return qr->payload_off == qr->q->secs[qr->sec].offset ? off : off + (uint64_t)i * qr->rsize;
+	const ntff_qreader *qr = it->run_qr; /* the run stays in its loaded section */
+	if (qr->payload_off == qr->q->secs[qr->sec].offset)
+		return qr->payload_off; /* compressed: the section's offset */
+	return qr->payload_off + (uint64_t)(it->run_rec - qr->base) + (uint64_t)i * qr->rsize;
 }
 
 int ntff_iter_skip(ntff_iter *it, size_t n)
 {
-	ntff_qreader *qr = ntff_merge_top(&it->m);
-	const uint8_t *after = it->after_run;
+	ntff_qreader *qr = it->run_qr;
 	size_t run = it->pending;
+	int past = it->run_past;
 	it->pending = 0;
-	it->after_run = NULL;
-	if (!n || !qr)
+	it->run_qr = NULL;
+	it->run_past = 0;
+	if (!qr)
 		return NXP_OK;
-	if (after && n == run) { /* the whole run, and ntff_iter_run saw what follows it */
-		qr->rec = after;
-		qr->key = qr->last_key = it->after_key;
+	if (past && n == run) { /* the whole run, and the merge is already past it */
 		it->s.next_id += (int64_t)n;
-		ntff_merge_sift_top(&it->m);
 		return NXP_OK;
 	}
-	if (n > 1) { /* inside the run: in order and before every other reader, the heap stays valid */
-		qr->rec += (n - 1) * qr->rsize;
-		qr->key = qr->last_key = ntff_record_key(qr->rec);
-		it->s.next_id += (int64_t)(n - 1);
+	/* Put the reader back on the run's record n - 1 (n == 0: its first, which
+	 * is not moved past): each record of the run came before every other
+	 * reader's, so that record is the top again.  Then step past it.  While
+	 * the reader is still the top, its key only went down: a replay; past the
+	 * run, another reader is the top: a rebuild (rare: part of a run). */
+	const uint8_t *at = it->run_rec + (n ? n - 1 : 0) * qr->rsize;
+	if (qr->rec != at) {
+		qr->rec = at;
+		qr->key = qr->last_key = ntff_record_key(at);
+		if (past)
+			ntff_merge_build(&it->m);
+		else
+			ntff_merge_sift_top(&it->m);
 	}
+	if (!n)
+		return NXP_OK;
+	it->s.next_id += (int64_t)(n - 1);
 	return ntff_iter_step(it);
 }

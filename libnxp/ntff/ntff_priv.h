@@ -105,7 +105,7 @@ static inline uint64_t ntff_tick_of(const nxp_profile *p, int64_t ns)
  *                   one loaded per queue (mapped, or read into one arena),
  *                   checked, inflated; a queue's keys must not go back; seek
  *                   through the index.  Counts bad sections and records.
- *   merge.c         ntff_merge: k-way heap merge of readers by (key, queue id);
+ *   merge.c         ntff_merge: k-way merge (loser tree) of readers by (key, queue id);
  *                   ntff_iter: scan + merge + a table = that table's records in
  *                   time order, raw (the internal iteration, see below).
  *   records.c       ntff_table: one descriptor per public table — the queue
@@ -195,46 +195,76 @@ static inline int ntff_key_in_order(const ntff_qreader *qr, uint64_t k)
 }
 
 /* ---- merge (merge.c) ---- */
-/* Binary heap over queue readers, ordered by (key, qid). */
+/* A loser tree over queue readers, ordered by (key, qid): leaf i is reader
+ * rd[i], each inner node t[1 .. size-1] holds the loser of the match played
+ * there (its key and queue id inline), t[0] the overall winner, the top.
+ * After the top moved on, one pass from its leaf to the root — a compare per
+ * level, a swap where the stored loser now wins — restores the order without
+ * touching a reader.  A done reader plays as NTFF_MERGE_NONE, after every
+ * valid key (<= INT64_MAX).  Only the top's key may change that way; any
+ * other change is a rebuild from the readers (ntff_merge_build). */
+typedef struct ntff_merge_node {
+	uint64_t key;
+	uint32_t qid;
+	uint32_t leaf;
+} ntff_merge_node;
+
+#define NTFF_MERGE_NONE UINT64_MAX
+
 typedef struct ntff_merge {
-	ntff_qreader **heap;
-	size_t n;
+	ntff_merge_node *t;  /* t[0] the winner, t[1 .. size-1] the losers */
+	ntff_merge_node *w;  /* the build's winners, 2 * size */
+	ntff_qreader **rd;   /* leaf i's reader */
+	ntff_qreader *top;   /* the winner's reader; NULL when n == 0 */
+	size_t n;            /* readers not done */
+	size_t nleaf, size;  /* leaves in use; leaves (a power of two >= cap) */
 } ntff_merge;
 
+/* Room for cap readers, empty.  NXP_E_NOMEM. */
 int ntff_merge_init(ntff_merge *m, size_t cap);
 void ntff_merge_free(ntff_merge *m);
+/* Empty the merge (no readers; the room is kept). */
+void ntff_merge_clear(ntff_merge *m);
+/* Add a reader that is not done (at most cap since the last clear); then
+ * ntff_merge_build before the merge is used. */
+static inline void ntff_merge_add(ntff_merge *m, ntff_qreader *qr)
+{
+	m->rd[m->nleaf++] = qr;
+	m->n++;
+}
+/* Play every match again from the readers' keys (done readers last). */
+void ntff_merge_build(ntff_merge *m);
+/* Add and build. */
 void ntff_merge_push(ntff_merge *m, ntff_qreader *qr);
 static inline ntff_qreader *ntff_merge_top(const ntff_merge *m)
 {
-	return m->n ? m->heap[0] : NULL;
+	return m->top;
 }
 static inline int ntff_merge_before(const ntff_qreader *a, const ntff_qreader *b)
 {
 	return a->key < b->key || (a->key == b->key && a->qid < b->qid);
 }
-/* Restore heap order after the top's key grew. */
-void ntff_merge_sift_top(ntff_merge *m);
-/* The top is still first: its queue runs ahead of the others (two compares;
- * then the heap is left alone, the merge costs nothing per record of a run). */
-static inline int ntff_merge_top_first(const ntff_merge *m)
+/* The top now plays as (key, qid): replay its leaf's path to the root. */
+void ntff_merge_replay(ntff_merge *m, uint64_t key, uint32_t qid);
+/* Restore the order after the top's key changed (its reader's key). */
+static inline void ntff_merge_sift_top(ntff_merge *m)
 {
-	ntff_qreader *const *h = m->heap;
-	return m->n < 2 || (!ntff_merge_before(h[1], h[0]) && (m->n < 3 || !ntff_merge_before(h[2], h[0])));
+	if (m->size > 1) /* one reader: it stays the top */
+		ntff_merge_replay(m, m->top->key, m->top->qid);
 }
 /* The top reader's next record through its reader (sections, bad keys). */
 int ntff_merge_advance_slow(ntff_scan *s, ntff_merge *m);
-/* Advance the top reader and restore heap order: 0 or a negative error. */
+/* Advance the top reader and restore the order: 0 or a negative error. */
 static inline int ntff_merge_advance_top(ntff_scan *s, ntff_merge *m)
 {
-	ntff_qreader *qr = m->heap[0];
+	ntff_qreader *qr = m->top;
 	const uint8_t *next = qr->rec + qr->rsize;
 	uint64_t k;
 	if (next < qr->end && ntff_key_in_order(qr, k = ntff_record_key(next))) {
 		/* the common case: the next record of the loaded section, in order */
 		qr->rec = next;
 		qr->key = qr->last_key = k;
-		if (!ntff_merge_top_first(m))
-			ntff_merge_sift_top(m);
+		ntff_merge_sift_top(m);
 		return NXP_OK;
 	}
 	return ntff_merge_advance_slow(s, m);
@@ -340,18 +370,24 @@ extern const ntff_derived_ops ntff_active_time_ops;
  * bytes, ids r.id ..); the caller checks them itself (t->check, counting a bad
  * one with ntff_scan_bad(&it.s, 0, ntff_iter_run_offset(&it, i))) and then
  * calls ntff_iter_skip(&it, n) — or simply calls ntff_iter_run again, which
- * moves past the whole previous run first.  Derived tables (t->derived) are not iterated.
+ * moves past the whole previous run first.  ntff_iter_run finds a run's end by
+ * moving the merge along it, so until that skip the merge's top is not the
+ * run's record: between the two, use the run (r, ntff_iter_run_offset), not
+ * ntff_iter_peek or ntff_iter_step.  Derived tables (t->derived) are not iterated.
  * Raw records stay valid until the next call that moves the iteration. */
 struct ntff_iter {
 	ntff_scan s;
 	ntff_merge m;
 	const ntff_table *t;
-	size_t pending; /* records ntff_iter_next returned that are still the top */
-	/* Set by ntff_iter_run when its run ended at a record of the same loaded
-	 * section that is in order, inside the window and after another queue's:
-	 * that record, so that moving past the whole run is a store and a sift. */
-	const uint8_t *after_run;
-	uint64_t after_key;
+	size_t pending; /* records ntff_iter_next or ntff_iter_run returned, not yet moved past */
+	/* Those records: run_qr's, from run_rec (all in its loaded section).
+	 * run_past: ntff_iter_run already moved the merge past all of them (the
+	 * run ended where another queue's record came first, or at a record
+	 * outside the window); else run_qr is still the top, at the run's last
+	 * record (ntff_iter_next: its only one). */
+	ntff_qreader *run_qr;
+	const uint8_t *run_rec;
+	int run_past;
 };
 
 typedef struct ntff_rec {
