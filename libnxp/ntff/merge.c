@@ -236,20 +236,16 @@ uint64_t ntff_iter_run_offset(const ntff_iter *it, size_t i)
 	return qr->payload_off + (uint64_t)(it->run_rec - qr->base) + (uint64_t)i * qr->rsize;
 }
 
-int ntff_iter_skip(ntff_iter *it, size_t n)
+/* ntff_iter_skip but for the whole of a run the merge is already past. */
+int ntff_iter_skip_slow(ntff_iter *it, size_t n)
 {
 	ntff_qreader *qr = it->run_qr;
-	size_t run = it->pending;
 	int past = it->run_past;
 	it->pending = 0;
 	it->run_qr = NULL;
 	it->run_past = 0;
 	if (!qr)
 		return NXP_OK;
-	if (past && n == run) { /* the whole run, and the merge is already past it */
-		it->s.next_id += (int64_t)n;
-		return NXP_OK;
-	}
 	/* Put the reader back on the run's record n - 1 (n == 0: its first, which
 	 * is not moved past): each record of the run came before every other
 	 * reader's, so that record is the top again.  Then step past it.  While

@@ -423,8 +423,19 @@ int ntff_iter_next(ntff_iter *it, ntff_rec *out);
 int ntff_iter_run(ntff_iter *it, ntff_rec *out);
 /* Offset of record i of the current run, for ntff_scan_bad. */
 uint64_t ntff_iter_run_offset(const ntff_iter *it, size_t i);
+int ntff_iter_skip_slow(ntff_iter *it, size_t n);
 /* Move past the first n records of the current run (n <= its length). */
-int ntff_iter_skip(ntff_iter *it, size_t n);
+static inline int ntff_iter_skip(ntff_iter *it, size_t n)
+{
+	if (it->run_past && n == it->pending) { /* the whole run, and the merge is already past it */
+		it->s.next_id += (int64_t)n;
+		it->pending = 0;
+		it->run_qr = NULL;
+		it->run_past = 0;
+		return NXP_OK;
+	}
+	return ntff_iter_skip_slow(it, n);
+}
 
 /* Writer test hook: accept out-of-order and invalid notes (to make bad files). */
 void ntff_writer_set_unchecked(nxp_ntff_writer *w, int on);
