@@ -151,10 +151,38 @@ bad:
 	return 0;
 }
 
+/* pull for DMA: a packet's busy span starts at its start, the merge's key,
+ * so spans come in start order and go straight into the runs (the reorder
+ * buffer stays empty: the general loop would pop nothing and push nothing). */
+static int pull_dma(ntff_scan *s, at_source *src)
+{
+	const nxp_profile *p = s->p;
+	while (!src->has_pend) {
+		ntff_qreader *qr = ntff_merge_top(&src->m);
+		if (!qr || qr->key >= s->to_tick) {
+			src->has_pend = nxp_runs_flush(&src->runs, &src->pend);
+			src->done = 1;
+			break;
+		}
+		nxp_ntff_dma_note n;
+		ntff_decode_dma(qr->rec, &n);
+		if (!ntff_dma_ok(p, &n))
+			ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
+		else if (n.end_tick > n.start_tick) /* nxp_busy_span with no wait */
+			src->has_pend = nxp_runs_add(&src->runs, (int64_t)n.start_tick, (int64_t)n.end_tick, &src->pend);
+		int rc = ntff_merge_advance_top(s, &src->m);
+		if (rc < 0)
+			return rc;
+	}
+	return NXP_OK;
+}
+
 /* Produce the source's next finished run (src->has_pend), or mark it done. */
 static int pull(ntff_scan *s, at_source *src)
 {
 	nxp_span v;
+	if (src->engine < 0)
+		return pull_dma(s, src);
 	while (!src->has_pend && !src->done) {
 		ntff_qreader *qr = ntff_merge_top(&src->m);
 		int eos = !qr || qr->key >= s->to_tick;
