@@ -39,11 +39,6 @@ void ntff_merge_clear(ntff_merge *m)
 	m->top = NULL;
 }
 
-static inline int node_before(const ntff_merge_node *a, const ntff_merge_node *b)
-{
-	return a->key < b->key || (a->key == b->key && a->qid < b->qid);
-}
-
 void ntff_merge_build(ntff_merge *m)
 {
 	ntff_merge_node *w = m->w;
@@ -53,7 +48,7 @@ void ntff_merge_build(ntff_merge *m)
 						 : (ntff_merge_node){NTFF_MERGE_NONE, UINT32_MAX, (uint32_t)i};
 	}
 	for (size_t i = m->size; i-- > 1;) {
-		int r = node_before(&w[2 * i + 1], &w[2 * i]);
+		int r = ntff_merge_node_before(&w[2 * i + 1], &w[2 * i]);
 		w[i] = w[2 * i + r];
 		m->t[i] = w[2 * i + !r];
 	}
@@ -65,19 +60,6 @@ void ntff_merge_push(ntff_merge *m, ntff_qreader *qr)
 {
 	ntff_merge_add(m, qr);
 	ntff_merge_build(m);
-}
-
-void ntff_merge_replay(ntff_merge *m, uint64_t key, uint32_t qid)
-{
-	ntff_merge_node *t = m->t, x = {key, qid, t[0].leaf};
-	for (size_t i = (m->size + x.leaf) / 2; i > 0; i /= 2)
-		if (node_before(&t[i], &x)) { /* the loser stored here wins now */
-			ntff_merge_node y = t[i];
-			t[i] = x;
-			x = y;
-		}
-	t[0] = x;
-	m->top = m->n ? m->rd[x.leaf] : NULL;
 }
 
 int ntff_merge_advance_slow(ntff_scan *s, ntff_merge *m)

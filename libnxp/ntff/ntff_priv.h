@@ -244,8 +244,24 @@ static inline int ntff_merge_before(const ntff_qreader *a, const ntff_qreader *b
 {
 	return a->key < b->key || (a->key == b->key && a->qid < b->qid);
 }
-/* The top now plays as (key, qid): replay its leaf's path to the root. */
-void ntff_merge_replay(ntff_merge *m, uint64_t key, uint32_t qid);
+static inline int ntff_merge_node_before(const ntff_merge_node *a, const ntff_merge_node *b)
+{
+	return a->key < b->key || (a->key == b->key && a->qid < b->qid);
+}
+/* The top now plays as (key, qid): replay its leaf's path to the root
+ * (inline: once per record in every reader of the merge). */
+static inline void ntff_merge_replay(ntff_merge *m, uint64_t key, uint32_t qid)
+{
+	ntff_merge_node *t = m->t, x = {key, qid, t[0].leaf};
+	for (size_t i = (m->size + x.leaf) / 2; i > 0; i /= 2)
+		if (ntff_merge_node_before(&t[i], &x)) { /* the loser stored here wins now */
+			ntff_merge_node y = t[i];
+			t[i] = x;
+			x = y;
+		}
+	t[0] = x;
+	m->top = m->n ? m->rd[x.leaf] : NULL;
+}
 /* Restore the order after the top's key changed (its reader's key). */
 static inline void ntff_merge_sift_top(ntff_merge *m)
 {
