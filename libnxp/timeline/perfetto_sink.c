@@ -101,6 +101,17 @@ typedef struct pf_known {
 	uint32_t tag;    /* sequence id << 2 | interning table */
 } pf_known;
 
+/* A sequence's annotations by position, as its last events with
+ * stable_strings had them: the name's iid and the string value's iid (0 =
+ * none cached), each interned and defined on the sequence.  A track's events
+ * mostly repeat one argument list (a DMA queue's four, an engine's operands,
+ * pc, ...), so one pointer compare stands for the hashed lookup in
+ * s->known; a position that differs goes through resolve and is replaced. */
+typedef struct pf_argc {
+	const char *name, *val;
+	uint32_t aid, sid;
+} pf_argc;
+
 #define TL_KNOWN_SETS 4096u /* sets of 4 entries (a set: its most recent first) */
 #define TL_FRONT 256u       /* entries of the track fronts (see pf_sink) */
 
@@ -136,6 +147,9 @@ typedef struct pf_sink {
 	open_slot *parked;
 	size_t nparked, parked_cap;
 	pf_known known[TL_KNOWN_SETS][4];
+	/* pf_argc[TL_MAX_ARGS] by sequence id (TL_SEQ .. TL_SEQ + TL_MAX_SEQS),
+	 * each made on first use; NULL when out of memory (resolve alone). */
+	pf_argc **argc;
 	/* Direct-mapped fronts of seq_of and slot_find by track (the device
 	 * timeline's track ids are 1, 2, ...): every event looks up both, and
 	 * the probe cost more than the rest of writing an end.  An element stays
@@ -942,6 +956,18 @@ static __attribute__((noinline)) uint64_t resolve_slow(pf_sink *s, const pf_seq 
 	return iid;
 }
 
+/* The annotation cache of sequence sq (see pf_argc), NULL = none. */
+static pf_argc *argc_of(pf_sink *s, const pf_seq *sq)
+{
+	if (sq->id > TL_SEQ + TL_MAX_SEQS)
+		return NULL;
+	if (!s->argc && !(s->argc = calloc(TL_SEQ + TL_MAX_SEQS + 1, sizeof(*s->argc))))
+		return NULL;
+	if (!s->argc[sq->id])
+		s->argc[sq->id] = calloc(TL_MAX_ARGS, sizeof(pf_argc));
+	return s->argc[sq->id];
+}
+
 static int pf_event(tl_sink *base, const tl_event *e)
 {
 	pf_sink *s = (pf_sink *)base;
@@ -957,26 +983,43 @@ static int pf_event(tl_sink *base, const tl_event *e)
 	 * defined (strlen only of those). */
 	uint64_t niid = 0, aid[TL_MAX_ARGS], sid[TL_MAX_ARGS];
 	unsigned char afresh[TL_MAX_ARGS], sfresh[TL_MAX_ARGS];
-	unsigned char nfresh = 0;
+	unsigned char nfresh = 0, anysfresh = 0;
 	size_t need = 96 + 9 * (e->nflow_out + e->nflow_in);
 	if (e->name) {
 		niid = resolve(s, sq, &s->names, 1, e->name, &nfresh);
 		if (!niid || nfresh)
 			need += 2 * strlen(e->name);
 	}
+	pf_argc *pc = s->base.stable_strings && nargs ? argc_of(s, sq) : NULL;
 	for (size_t i = 0; i < nargs; i++) {
 		const tl_arg *a = &e->args[i];
-		aid[i] = resolve(s, sq, &s->arg_names, 2, a->name, &afresh[i]);
-		if (!aid[i] || afresh[i])
-			need += 2 * strlen(a->name);
+		if (pc && pc[i].aid && pc[i].name == a->name) {
+			aid[i] = pc[i].aid;
+			afresh[i] = 0;
+		} else {
+			aid[i] = resolve(s, sq, &s->arg_names, 2, a->name, &afresh[i]);
+			if (!aid[i] || afresh[i])
+				need += 2 * strlen(a->name);
+			if (pc && aid[i]) /* defined on sq by this packet if not before */
+				pc[i] = (pf_argc){a->name, NULL, (uint32_t)aid[i], 0};
+		}
 		need += 48;
 		sid[i] = 0;
 		sfresh[i] = 0;
 		if (a->type == TL_ARG_STRING) {
 			const char *v = a->s ? a->s : "";
-			sid[i] = resolve(s, sq, &s->strings, 3, v, &sfresh[i]);
-			if (!sid[i] || sfresh[i])
-				need += 2 * strlen(v);
+			if (pc && pc[i].sid && pc[i].val == v) {
+				sid[i] = pc[i].sid;
+			} else {
+				sid[i] = resolve(s, sq, &s->strings, 3, v, &sfresh[i]);
+				if (!sid[i] || sfresh[i])
+					need += 2 * strlen(v);
+				anysfresh |= sfresh[i];
+				if (pc && sid[i]) {
+					pc[i].val = v;
+					pc[i].sid = (uint32_t)sid[i];
+				}
+			}
 		}
 	}
 	if (pf_reserve(s, need * 2))
@@ -1045,7 +1088,7 @@ static int pf_event(tl_sink *base, const tl_event *e)
 		pv(len, dlen);
 		t = d;
 	}
-	for (size_t i = 0; i < nargs; i++)
+	for (size_t i = 0; anysfresh && i < nargs; i++) /* (most events define none) */
 		if (sfresh[i]) {
 			const char *v = e->args[i].s ? e->args[i].s : "";
 			in = pinterned(in, 29, sid[i], v, strlen(v));
@@ -1148,6 +1191,9 @@ static void pf_destroy(tl_sink *base)
 	free(s->slots);
 	free(s->seqs);
 	free(s->defs);
+	for (size_t i = 0; s->argc && i <= TL_SEQ + TL_MAX_SEQS; i++)
+		free(s->argc[i]);
+	free(s->argc);
 	free(s);
 }
 int nxp__perfetto_sink_open(tl_sink **out, int fd, int deflate, nxp_status *st)
