@@ -137,8 +137,10 @@ typedef struct pf_sink {
 	uint64_t *defs;
 	size_t ndefs, defs_cap;
 	tl_intern names, arg_names, strings;
-	unsigned char *pack;
+	unsigned char *pack; /* a packet's TrackEvent (or a protobuf-c packet) */
 	size_t pack_cap;
+	unsigned char *inb; /* and its InternedData */
+	size_t inb_cap;
 	pend_end *heap;
 	size_t nheap, heap_cap;
 	uint64_t seq;
@@ -324,17 +326,21 @@ static unsigned char *pinterned(unsigned char *p, unsigned f, uint64_t iid, cons
 	return pbytes(p, 2, str, n);
 }
 
-static int pf_reserve(pf_sink *s, size_t n)
+static int buf_reserve(pf_sink *s, unsigned char **b, size_t *cap, size_t n)
 {
-	if (n <= s->pack_cap)
+	if (n <= *cap)
 		return 0;
-	size_t cap = n * 2;
-	unsigned char *p = realloc(s->pack, cap);
+	unsigned char *p = realloc(*b, n * 2);
 	if (!p)
 		return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
-	s->pack = p;
-	s->pack_cap = cap;
+	*b = p;
+	*cap = n * 2;
 	return 0;
+}
+
+static int pf_reserve(pf_sink *s, size_t n)
+{
+	return buf_reserve(s, &s->pack, &s->pack_cap, n);
 }
 
 /* The first packet of the sequence: clears its incremental state, makes the
@@ -968,6 +974,16 @@ static pf_argc *argc_of(pf_sink *s, const pf_seq *sq)
 	return s->argc[sq->id];
 }
 
+/* Definition {iid, str} as field f of InternedData, appended to s->inb at *inn. */
+static int pf_define(pf_sink *s, size_t *inn, unsigned f, uint64_t iid, const char *str)
+{
+	size_t n = strlen(str);
+	if (buf_reserve(s, &s->inb, &s->inb_cap, *inn + n + 48))
+		return -1;
+	*inn = (size_t)(pinterned(s->inb + *inn, f, iid, str, n) - s->inb);
+	return 0;
+}
+
 static int pf_event(tl_sink *base, const tl_event *e)
 {
 	pf_sink *s = (pf_sink *)base;
@@ -979,53 +995,23 @@ static int pf_event(tl_sink *base, const tl_event *e)
 	pf_seq *sq = seq_of(s, e->track);
 	if (!sq)
 		return nxp__error_set(s->base.st, NXP_E_NOMEM, -1, "out of memory");
-	/* Pass 1: interning, and the size bound of what is written inline or
-	 * defined (strlen only of those). */
-	uint64_t niid = 0, aid[TL_MAX_ARGS], sid[TL_MAX_ARGS];
-	unsigned char afresh[TL_MAX_ARGS], sfresh[TL_MAX_ARGS];
-	unsigned char nfresh = 0, anysfresh = 0;
-	size_t need = 96 + 9 * (e->nflow_out + e->nflow_in);
+	/* One pass: each string resolved (a stable event's annotations in the
+	 * sequence's pf_argc first), then written.  The TrackEvent goes in
+	 * s->pack within a bound reserved up front, raised (rarely) by a string
+	 * written inline; the definitions go in s->inb: the event's name, the
+	 * annotation names in order, then the string values (fv). */
+	uint64_t niid = 0, fsid[TL_MAX_ARGS];
+	unsigned char fv[TL_MAX_ARGS], nfresh = 0;
+	size_t nfv = 0, inn = 0;
+	size_t need = 96 + 48 * nargs + 9 * (e->nflow_out + e->nflow_in);
 	if (e->name) {
 		niid = resolve(s, sq, &s->names, 1, e->name, &nfresh);
 		if (!niid || nfresh)
 			need += 2 * strlen(e->name);
 	}
-	pf_argc *pc = s->base.stable_strings && nargs ? argc_of(s, sq) : NULL;
-	for (size_t i = 0; i < nargs; i++) {
-		const tl_arg *a = &e->args[i];
-		if (pc && pc[i].aid && pc[i].name == a->name) {
-			aid[i] = pc[i].aid;
-			afresh[i] = 0;
-		} else {
-			aid[i] = resolve(s, sq, &s->arg_names, 2, a->name, &afresh[i]);
-			if (!aid[i] || afresh[i])
-				need += 2 * strlen(a->name);
-			if (pc && aid[i]) /* defined on sq by this packet if not before */
-				pc[i] = (pf_argc){a->name, NULL, (uint32_t)aid[i], 0};
-		}
-		need += 48;
-		sid[i] = 0;
-		sfresh[i] = 0;
-		if (a->type == TL_ARG_STRING) {
-			const char *v = a->s ? a->s : "";
-			if (pc && pc[i].sid && pc[i].val == v) {
-				sid[i] = pc[i].sid;
-			} else {
-				sid[i] = resolve(s, sq, &s->strings, 3, v, &sfresh[i]);
-				if (!sid[i] || sfresh[i])
-					need += 2 * strlen(v);
-				anysfresh |= sfresh[i];
-				if (pc && sid[i]) {
-					pc[i].val = v;
-					pc[i].sid = (uint32_t)sid[i];
-				}
-			}
-		}
-	}
-	if (pf_reserve(s, need * 2))
+	if (pf_reserve(s, need))
 		return -1;
-	unsigned char *te0 = s->pack, *t = te0;
-	unsigned char *in0 = s->pack + need, *in = in0;
+	unsigned char *t = s->pack;
 
 	t = ptrack(t, sq, e->track);
 	t = ptag(t, 9, 0);
@@ -1035,8 +1021,8 @@ static int pf_event(tl_sink *base, const tl_event *e)
 			uses_iid = 1;
 			t = ptag(t, 10, 0);
 			t = pv(t, niid);
-			if (nfresh)
-				in = pinterned(in, 2, niid, e->name, strlen(e->name));
+			if (nfresh && pf_define(s, &inn, 2, niid, e->name))
+				return -1;
 		} else {
 			t = pbytes(t, 23, e->name, strlen(e->name));
 		}
@@ -1044,18 +1030,61 @@ static int pf_event(tl_sink *base, const tl_event *e)
 	/* Annotations: names interned (few), string values interned (capped).
 	 * Each is written in place behind a one-byte length, patched after (and
 	 * the body moved up in the rare case of a length of 128 or more). */
+	pf_argc *pc = s->base.stable_strings && nargs ? argc_of(s, sq) : NULL;
 	for (size_t i = 0; i < nargs; i++) {
 		const tl_arg *a = &e->args[i];
+		uint64_t aid, vid = 0;
+		unsigned char afresh = 0;
+		const char *sv = NULL; /* the string value, when written inline */
+		size_t more = 0;
+		if (pc && pc[i].aid && pc[i].name == a->name) {
+			aid = pc[i].aid;
+		} else {
+			aid = resolve(s, sq, &s->arg_names, 2, a->name, &afresh);
+			if (!aid)
+				more += 2 * strlen(a->name);
+			if (pc && aid) /* defined on sq by this packet if not before */
+				pc[i] = (pf_argc){a->name, NULL, (uint32_t)aid, 0};
+		}
+		if (a->type != TL_ARG_INT && a->type != TL_ARG_DOUBLE) {
+			const char *v = a->s ? a->s : "";
+			if (a->type != TL_ARG_STRING) {
+				vid = 0;
+			} else if (pc && pc[i].sid && pc[i].val == v) {
+				vid = pc[i].sid;
+			} else {
+				unsigned char f = 0;
+				vid = resolve(s, sq, &s->strings, 3, v, &f);
+				if (f) {
+					fv[nfv] = (unsigned char)i;
+					fsid[nfv++] = vid;
+				}
+				if (pc && vid) {
+					pc[i].val = v;
+					pc[i].sid = (uint32_t)vid;
+				}
+			}
+			if (!vid) {
+				sv = v;
+				more += 2 * strlen(v);
+			}
+		}
+		if (more) { /* the bound grows; the TrackEvent may move */
+			size_t at = (size_t)(t - s->pack);
+			need += more;
+			if (pf_reserve(s, need))
+				return -1;
+			t = s->pack + at;
+		}
 		t = ptag(t, 4, 2);
 		unsigned char *len = t++, *d = t;
-		if (aid[i]) {
+		if (aid) {
 			uses_iid = 1;
 			d = ptag(d, 1, 0);
-			d = pv(d, aid[i]);
-			if (afresh[i])
-				in = pinterned(in, 3, aid[i], a->name, strlen(a->name));
+			d = pv(d, aid);
+			if (afresh && pf_define(s, &inn, 3, aid, a->name))
+				return -1;
 		}
-		const char *sv = NULL;
 		switch (a->type) {
 		case TL_ARG_INT:
 			d = ptag(d, 4, 0);
@@ -1065,17 +1094,15 @@ static int pf_event(tl_sink *base, const tl_event *e)
 			d = pdouble(d, 5, a->d);
 			break;
 		default:
-			if (sid[i]) {
+			if (vid) {
 				uses_iid = 1;
 				d = ptag(d, 17, 0);
-				d = pv(d, sid[i]);
-			} else {
-				sv = a->s ? a->s : "";
+				d = pv(d, vid);
 			}
 			break;
 		}
 		/* the name inline when not interned, then the value inline when not interned */
-		if (!aid[i])
+		if (!aid)
 			d = pbytes(d, 10, a->name, strlen(a->name));
 		if (sv)
 			d = pbytes(d, 6, sv, strlen(sv));
@@ -1088,11 +1115,11 @@ static int pf_event(tl_sink *base, const tl_event *e)
 		pv(len, dlen);
 		t = d;
 	}
-	for (size_t i = 0; anysfresh && i < nargs; i++) /* (most events define none) */
-		if (sfresh[i]) {
-			const char *v = e->args[i].s ? e->args[i].s : "";
-			in = pinterned(in, 29, sid[i], v, strlen(v));
-		}
+	for (size_t k = 0; k < nfv; k++) {
+		const char *v = e->args[fv[k]].s ? e->args[fv[k]].s : "";
+		if (pf_define(s, &inn, 29, fsid[k], v))
+			return -1;
+	}
 	/* Flows: on an instant itself, on the begin packet when the caller asks
 	 * (flows_on_begin), else on the slice's end packet (its track's slot). */
 	int on_end = e->dur >= 0 && !base->flows_on_begin;
@@ -1102,7 +1129,7 @@ static int pf_event(tl_sink *base, const tl_event *e)
 		for (size_t i = 0; i < e->nflow_in; i++)
 			t = pfixed64(t, 48, e->flow_in[i]);
 	}
-	rc = pf_write_packet(s, sq, e->ts, uses_iid ? 2u : 0u, te0, (size_t)(t - te0), in0, (size_t)(in - in0));
+	rc = pf_write_packet(s, sq, e->ts, uses_iid ? 2u : 0u, s->pack, (size_t)(t - s->pack), s->inb, inn);
 	if (rc || e->dur < 0)
 		return rc;
 	/* The end: same track, no name (Perfetto pairs it with the open slice),
@@ -1182,6 +1209,7 @@ static void pf_destroy(tl_sink *base)
 		libdeflate_free_compressor(s->zc);
 #endif
 	free(s->pack);
+	free(s->inb);
 	free(s->heap);
 	for (size_t i = 0; i < s->nparked; i++)
 		free(s->parked[i].v);
