@@ -60,6 +60,7 @@
 #define TL_CLOCK 64u           /* the sequence-scoped incremental clock */
 #define TL_BOOTTIME 6u         /* BuiltinClock BOOTTIME: the trace's clock */
 #define TL_MAX_ARGS 24
+#define TL_FLOW_BYTES 10u /* a TrackEvent.flow_ids (47) / terminating_flow_ids (48) entry: 2-byte tag + fixed64 */
 #define TL_BUF (256u * 1024u)
 #define TL_SHORT 32u /* see pf_write_packet: a packet's head fits, a TrackEvent often does */
 #define TL_SLACK 64u /* bytes past TL_BUF in the output buffer, for those copies */
@@ -796,9 +797,10 @@ static int has_term(const open_slot *o)
 static int write_end(pf_sink *s, const pend_end *e, open_slot *o, int owned)
 {
 	size_t nf = o ? o->n : 0;
-	unsigned char ee[32 + 9 * 8], *q = ee, *big = NULL;
+	/* a flow id takes TL_FLOW_BYTES (its tag, 47 or 48, is two bytes); track and type fit in 32 */
+	unsigned char ee[32 + TL_FLOW_BYTES * 8], *q = ee, *big = NULL;
 	if (nf > 8) {
-		big = malloc(32 + 9 * nf);
+		big = malloc(32 + TL_FLOW_BYTES * nf);
 		if (!big) {
 			if (owned)
 				free(o->v);
@@ -1032,7 +1034,7 @@ static int pf_event(tl_sink *base, const tl_event *e)
 	uint64_t niid = 0, fsid[TL_MAX_ARGS];
 	unsigned char fv[TL_MAX_ARGS], nfresh = 0;
 	size_t nfv = 0, inn = 0;
-	size_t need = 96 + 48 * nargs + 9 * (e->nflow_out + e->nflow_in);
+	size_t need = 96 + 48 * nargs + TL_FLOW_BYTES * (e->nflow_out + e->nflow_in);
 	if (e->name) {
 		niid = resolve(s, sq, &s->names, 1, e->name, &nfresh);
 		if (!niid || nfresh)
