@@ -40,6 +40,15 @@ export_both "$tmp/mlp.neff" "$tmp/mlp.ntff" mlp
 "$py" "$check" --cli "$NXP_CLI" --neff "$tmp/mlp.neff" --ntff "$tmp/mlp.ntff" \
 	--pftrace "$tmp/mlp.pftrace" --chrome "$tmp/mlp.json" --expect-flows || fail "mlp lnc2"
 
+#     The flow cursor on a thread of its own (more than one CPU) or in line
+#     (NXP_THREADS=1): the same bytes.
+NXP_THREADS=2 "$NXP_CLI" export "$tmp/mlp.neff" "$tmp/mlp.ntff" --format perfetto -o "$tmp/mlp-t2.pftrace" --quiet ||
+	fail "perfetto export, flow cursor on a thread"
+NXP_THREADS=1 "$NXP_CLI" export "$tmp/mlp.neff" "$tmp/mlp.ntff" --format perfetto -o "$tmp/mlp-t1.pftrace" --quiet ||
+	fail "perfetto export, flow cursor in line"
+cmp -s "$tmp/mlp-t1.pftrace" "$tmp/mlp-t2.pftrace" || fail "flow cursor on a thread: not the same trace as in line"
+cmp -s "$tmp/mlp-t1.pftrace" "$tmp/mlp.pftrace" || fail "NXP_THREADS=1: not the same trace as the default"
+
 # 2b. --compress: the same trace as zlib compressed_packets bundles (several,
 #     each under 512 KB), which the checker inflates; the same events, smaller.
 "$NXP_CLI" export "$tmp/mlp.neff" "$tmp/mlp.ntff" --format perfetto -o "$tmp/mlpz.pftrace" --quiet --compress ||

@@ -16,10 +16,10 @@
 	"      start; --engine: only that engine's instructions; --execution N: only its time;\n"     \
 	"      --max-events: stop after N events (noted in the trace and here); --window: the\n"      \
 	"      sampling window of the utilisation and throughput counters; --no-flows: no\n"        \
-	"      semaphore arrows (they are drawn for a whole-profile Perfetto export and cost\n"     \
-	"      about as much CPU as the rest of the export); --compress: Perfetto packets\n"       \
-	"      deflated in compressed_packets bundles (about 1/6 of the size, more CPU; read by\n"   \
-	"      ui.perfetto.dev and trace_processor), Chrome JSON gzip'd\n"                          \
+	"      semaphore arrows (they are drawn for a whole-profile Perfetto export by a second\n"  \
+	"      pass, on a second core when there is one, and cost ~2/3 more CPU); --compress:\n"   \
+	"      Perfetto packets deflated in compressed_packets bundles (about 1/6 of the size,\n"  \
+	"      more CPU; read by ui.perfetto.dev and trace_processor), Chrome JSON gzip'd\n"       \
 	"  nxp export --capture DIR --format perfetto -o OUTDIR [--combined] [--no-flows]\n"        \
 	"      [--compress] [--force] [--quiet]\n"                                                  \
 	"      [--system-trace-primary-group F,...] [--system-trace-secondary-group F,...]\n"        \

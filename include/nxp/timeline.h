@@ -77,8 +77,12 @@ typedef struct nxp_timeline_options {
 					= flow arrows from each instruction or DMA transfer that
 					released a semaphore to the instruction that waited on it
 					(the Flow table's semaphore_signal / dma_completion edges
-					joined with semaphore_wait); 0 = none, which roughly halves
-					the export's CPU time (doc/performance.md).  Since 0.2. */
+					joined with semaphore_wait), found by a second pass over the
+					profile that runs on a thread of its own when more than one
+					CPU may be used (the NXP_THREADS environment variable, else
+					the online CPUs; NXP_THREADS=1: on the caller's thread) --
+					the same bytes either way; 0 = none, which takes about 40 %
+					less CPU time (doc/performance.md).  Since 0.2. */
 } nxp_timeline_options;
 
 static inline void nxp_timeline_options_init(nxp_timeline_options *o)

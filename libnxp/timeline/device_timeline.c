@@ -82,7 +82,7 @@ typedef struct fl_pends {
 } fl_pends;
 typedef struct fl_state {
 	int on, held;           /* the cursor is live; e holds an edge not yet used */
-	nxp_flow_cursor *fc;
+	tl_flow_feed *fc;       /* the flow cursor, maybe on a thread of its own */
 	nxp_flow e;
 	fl_done *ring[2];       /* [0] instructions, [1] DMA packets */
 	fl_setter *setter;
@@ -522,7 +522,7 @@ static int flows_init(dt *d)
 	d->fl.last_id[0] = d->fl.last_id[1] = -1;
 	nxp_status fst;
 	nxp_status_init(&fst);
-	int rc = nxp_flow_cursor_open(&d->fl.fc, d->p, NULL, &fst);
+	int rc = nxp__tl_flow_feed_open(&d->fl.fc, d->p, &fst);
 	if (rc == NXP_E_NOMEM)
 		return nxp__error_set(d->st, rc, -1, "%s", fst.message);
 	if (rc) { /* no flows, the export goes on (a table the cursors cannot read is noted anyway) */
@@ -535,8 +535,7 @@ static int flows_init(dt *d)
 
 static void flows_free(dt *d)
 {
-	if (d->fl.fc)
-		nxp_flow_cursor_close(d->fl.fc);
+	nxp__tl_flow_feed_close(d->fl.fc);
 	free(d->fl.ring[0]);
 	free(d->fl.ring[1]);
 	free(d->fl.setter);
@@ -677,7 +676,7 @@ static int flows_pull(dt *d, int64_t t)
 	while (d->fl.on) {
 		if (!d->fl.held) {
 			d->fl.e.struct_size = sizeof(d->fl.e);
-			int rc = nxp_flow_cursor_next(d->fl.fc, &d->fl.e);
+			int rc = nxp__tl_flow_feed_next(d->fl.fc, &d->fl.e);
 			if (rc == NXP_END) {
 				d->fl.on = 0;
 				break;

@@ -102,6 +102,14 @@ int nxp__chrome_json_sink_open(tl_sink **out, int fd, int gzip, nxp_status *st);
 int nxp__device_timeline_write(nxp_profile *p, tl_sink *sink, const nxp_timeline_options *o,
 			       nxp_timeline_stats *stats, nxp_status *st);
 
+/* flow_feed.c: a flow cursor over the whole profile whose edges come in the
+ * cursor's order, read on a thread of its own when more than one CPU may be
+ * used.  open: 0 or the cursor's error; next: as nxp_flow_cursor_next(). */
+typedef struct tl_flow_feed tl_flow_feed;
+int nxp__tl_flow_feed_open(tl_flow_feed **out, nxp_profile *p, nxp_status *st);
+int nxp__tl_flow_feed_next(tl_flow_feed *f, nxp_flow *e);
+void nxp__tl_flow_feed_close(tl_flow_feed *f);
+
 /* Small open-addressing interning table: string -> id (1, 2, ...). */
 typedef struct tl_intern {
 	char **keys;
