@@ -576,6 +576,32 @@ START_TEST(test_release_other_thread)
 }
 END_TEST
 
+/* A profile of the fixture NEFF and the NTFF a test wrote at `path`, opened
+ * from chunked memory (FXN_SRC_CHUNKY); written_close() releases it. */
+typedef struct written {
+	fxn_pair o;
+	void *neff;
+	uint8_t *ntff;
+} written;
+
+static void written_open(written *w, const char *path)
+{
+	size_t nl, tl;
+	uint8_t uuid[16] = { 0 };
+	w->neff = fxn_neff(uuid, &nl);
+	w->ntff = tu_read_file(path, &tl);
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_int_eq(fxn_open(&w->o, w->neff, nl, w->ntff, tl, FXN_SRC_CHUNKY, 0, &st), NXP_OK);
+}
+
+static void written_close(written *w)
+{
+	fxn_close(&w->o);
+	free(w->neff);
+	free(w->ntff);
+}
+
 /* Bad records mid-batch: the rows are the cursor's, the Warning table lists
  * the skipped records with the cursor's offsets. */
 START_TEST(test_bad_records_mid_batch)
@@ -603,17 +629,11 @@ START_TEST(test_bad_records_mid_batch)
 	}
 	ck_assert_int_eq(nxp_ntff_writer_finish(w), NXP_OK);
 	nxp_ntff_writer_close(w);
-	size_t nl, tl;
-	uint8_t uuid[16] = { 0 };
-	void *neff = fxn_neff(uuid, &nl);
-	uint8_t *ntff = tu_read_file(path, &tl);
-	fxn_pair o;
-	nxp_status st;
-	nxp_status_init(&st);
-	ck_assert_int_eq(fxn_open(&o, neff, nl, ntff, tl, FXN_SRC_CHUNKY, 0, &st), NXP_OK);
+	written wr;
+	written_open(&wr, path);
 
 	nxp_cursor *c;
-	ck_assert_int_eq(nxp_cursor_open(&c, o.p, NXP_TABLE_INSTRUCTION, NULL, NULL), NXP_OK);
+	ck_assert_int_eq(nxp_cursor_open(&c, wr.o.p, NXP_TABLE_INSTRUCTION, NULL, NULL), NXP_OK);
 	nxp_instruction rec;
 	rec.struct_size = sizeof(rec);
 	int64_t crow = 0;
@@ -637,13 +657,13 @@ START_TEST(test_bad_records_mid_batch)
 	nxp_table_options_init(&to);
 	to.batch_rows = 16; /* the bad records fall inside batches */
 	struct ArrowArrayStream as;
-	ck_assert_int_eq(nxp_profile_open_table(&as, o.p, "Instruction", &to, NULL), NXP_OK);
+	ck_assert_int_eq(nxp_profile_open_table(&as, wr.o.p, "Instruction", &to, NULL), NXP_OK);
 	drained d;
 	drain(&as, &d);
 	ck_assert_int_eq(d.rows, crow);
 	drained_free(&d);
 
-	ck_assert_int_eq(nxp_profile_open_table(&as, o.p, "Warning", NULL, NULL), NXP_OK);
+	ck_assert_int_eq(nxp_profile_open_table(&as, wr.o.p, "Warning", NULL, NULL), NXP_OK);
 	drain(&as, &d);
 	int cc = col_of(&d, "category"), ct = col_of(&d, "table_name"), co = col_of(&d, "offset"),
 	    cn = col_of(&d, "record_count");
@@ -666,9 +686,7 @@ START_TEST(test_bad_records_mid_batch)
 	ck_assert(found[0] && found[1]);
 	drained_free(&d);
 
-	fxn_close(&o);
-	free(neff);
-	free(ntff);
+	written_close(&wr);
 	remove(path);
 	remove(dir);
 	free(path);
@@ -1022,15 +1040,9 @@ START_TEST(test_warning_walks)
 	}
 	ck_assert_int_eq(nxp_ntff_writer_finish(w), NXP_OK);
 	nxp_ntff_writer_close(w);
-	size_t nl, tl;
-	uint8_t uuid[16] = { 0 };
-	void *neff = fxn_neff(uuid, &nl);
-	uint8_t *ntff = tu_read_file(path, &tl);
-	fxn_pair o;
-	nxp_status st;
-	nxp_status_init(&st);
-	ck_assert_int_eq(fxn_open(&o, neff, nl, ntff, tl, FXN_SRC_CHUNKY, 0, &st), NXP_OK);
-	ck_assert_int_eq(nxp_cursor_open(&c, o.p, NXP_TABLE_INSTRUCTION, NULL, NULL), NXP_OK);
+	written wr;
+	written_open(&wr, path);
+	ck_assert_int_eq(nxp_cursor_open(&c, wr.o.p, NXP_TABLE_INSTRUCTION, NULL, NULL), NXP_OK);
 	int64_t offs[8], prev_bad = 0;
 	int k = 0;
 	while (nxp_cursor_next_instruction(c, &rec) == NXP_OK) {
@@ -1046,14 +1058,12 @@ START_TEST(test_warning_walks)
 	ck_assert_int_eq(cs.bad_records, 3);
 	int64_t got[8];
 	int ng = 0;
-	ck_assert_int_eq(warning_count(o.p, "skipped_records", "Instruction", got, 8, &ng), 3);
+	ck_assert_int_eq(warning_count(wr.o.p, "skipped_records", "Instruction", got, 8, &ng), 3);
 	ck_assert_int_eq(ng, k);
 	for (int i = 0; i < k; i++)
 		ck_assert_int_eq(got[i], offs[i]); /* the cursor's order */
-	ck_assert_int_eq(warning_count(o.p, "unknown_pcs", "Instruction", NULL, 0, NULL), cs.unknown_pcs);
-	fxn_close(&o);
-	free(neff);
-	free(ntff);
+	ck_assert_int_eq(warning_count(wr.o.p, "unknown_pcs", "Instruction", NULL, 0, NULL), cs.unknown_pcs);
+	written_close(&wr);
 	remove(path);
 	remove(dir);
 	free(path);
@@ -1102,16 +1112,10 @@ START_TEST(test_warning_dma_checks)
 		}
 		ck_assert_int_eq(nxp_ntff_writer_finish(w), NXP_OK);
 		nxp_ntff_writer_close(w);
-		size_t nl, tl;
-		uint8_t uuid[16] = { 0 };
-		void *neff = fxn_neff(uuid, &nl);
-		uint8_t *ntff = tu_read_file(path, &tl);
-		fxn_pair o;
-		nxp_status st;
-		nxp_status_init(&st);
-		ck_assert_int_eq(fxn_open(&o, neff, nl, ntff, tl, FXN_SRC_CHUNKY, 0, &st), NXP_OK);
+		written wr;
+		written_open(&wr, path);
 		nxp_cursor *c;
-		ck_assert_int_eq(nxp_cursor_open(&c, o.p, NXP_TABLE_DMA_PACKET, NULL, NULL), NXP_OK);
+		ck_assert_int_eq(nxp_cursor_open(&c, wr.o.p, NXP_TABLE_DMA_PACKET, NULL, NULL), NXP_OK);
 		nxp_dma_packet rec;
 		rec.struct_size = sizeof(rec);
 		while (nxp_cursor_next_dma_packet(c, &rec) == NXP_OK)
@@ -1123,12 +1127,10 @@ START_TEST(test_warning_dma_checks)
 		ck_assert_int_eq(cs.bad_records, 1);
 		int64_t got[2];
 		int ng = 0;
-		ck_assert_int_eq(warning_count(o.p, "skipped_records", "DmaPacket", got, 2, &ng), 1);
+		ck_assert_int_eq(warning_count(wr.o.p, "skipped_records", "DmaPacket", got, 2, &ng), 1);
 		ck_assert_int_eq(ng, 1);
 		ck_assert_int_eq(got[0], cs.last_bad_offset);
-		fxn_close(&o);
-		free(neff);
-		free(ntff);
+		written_close(&wr);
 		remove(path);
 		remove(dir);
 		free(path);
