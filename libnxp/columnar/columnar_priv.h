@@ -231,4 +231,16 @@ extern const nxc_table nxc_table_system_events, nxc_table_system_metadata, nxc_t
 typedef int (*nxc_rows_fn)(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *st);
 int nxc_rows_open(nxc_stream *s, nxc_rows_fn rows, nxp_profile *p, const char *path, nxp_status *st);
 
+/* ---- export.c: where an export's CPU went (bench_columnar --export) ---- */
+/* One entry per task: the summary tables share one task (one summary pass). */
+typedef struct nxp__export_timing {
+	int n;                 /* tasks */
+	const char *table[64]; /* the task's first table (the summary task: the first summary table) */
+	double cpu_s[64];      /* its CPU seconds (the thread's clock) */
+	int thread[64];        /* 0, 1, ...: the threads it ran on, numbered in task order */
+} nxp__export_timing;
+/* nxp_profile_export_parquet, and each task's CPU time and thread into *timing. */
+int nxp__profile_export_parquet_timed(nxp_profile *p, const char *dir, const nxp_export_options *opts,
+				      nxp__export_timing *timing, nxp_status *st);
+
 #endif

@@ -328,15 +328,6 @@ static int read_options(nxp_export_options *o, const nxp_export_options *uo, nxp
 	return 0;
 }
 
-/* Where each task's CPU time went (internal, for doc/performance.md's
- * "Export threads": sum of per-table CPU / the busiest thread's CPU). */
-typedef struct nxp__export_timing {
-	int n;                 /* tasks */
-	const char *table[64]; /* the task's first table (the summary task: the first summary table) */
-	double cpu_s[64];      /* its CPU seconds */
-	int thread[64];        /* 0, 1, ...: the threads it ran on, numbered in task order */
-} nxp__export_timing;
-
 /* Counts of one or more exports, handed to the caller at the end. */
 typedef struct export_counts {
 	int64_t recs, secs;
@@ -550,10 +541,6 @@ NXP_API int nxp_profile_export_parquet(nxp_profile *p, const char *dir, const nx
 	return export_one(p, NULL, dir, opts, NULL, st);
 }
 
-/* nxp_profile_export_parquet with each task's CPU time and thread (internal:
- * measurements and tests). */
-int nxp__profile_export_parquet_timed(nxp_profile *p, const char *dir, const nxp_export_options *opts,
-				      nxp__export_timing *timing, nxp_status *st);
 int nxp__profile_export_parquet_timed(nxp_profile *p, const char *dir, const nxp_export_options *opts,
 				      nxp__export_timing *timing, nxp_status *st)
 {
