@@ -533,6 +533,50 @@ static void fill_error(nxc_stream *s, dev_ctx *d, int rc)
 	d->ended = 1;
 }
 
+/* Decode and check one Instruction record into row k of the gathered run:
+ * 1 when good, 0 when bad (the caller counts it). */
+static inline int gather_instruction(dev_ctx *d, irun *ir, size_t k, const ntff_queue *q, uint32_t qid,
+				     const uint8_t *rec, int64_t id)
+{
+	nxp_ntff_instruction_note n;
+	ntff_decode_instruction(rec, &n);
+	if (!ntff_instruction_ok(&n))
+		return 0;
+	ir->q[k] = q;
+	ir->qid[k] = qid;
+	ir->start[k] = n.start_tick;
+	ir->end[k] = n.end_tick;
+	ir->pc[k] = n.pc;
+	ir->wait[k] = n.wait_ticks;
+	ir->exec[k] = n.execution_index;
+	ir->id[k] = id;
+	if (d->need_si) {
+		const nxp_static_instr *si = n.pc < q->nsi ? &q->si[n.pc] : NULL;
+		ir->si[k] = si;
+		if (!si) {
+			ir->all_known = 0;
+			d->it.s.stats.unknown_pcs++;
+		}
+	}
+	return 1;
+}
+
+/* The same for a DmaPacket record (kept raw). */
+static inline int gather_dma(dev_ctx *d, size_t k, const ntff_queue *q, uint32_t qid, const uint8_t *rec,
+			     int64_t id)
+{
+	nxp_ntff_dma_note n;
+	ntff_decode_dma(rec, &n);
+	if (!ntff_dma_ok(d->p, &n))
+		return 0;
+	drun *dr = d->dr;
+	dr->q[k] = q;
+	dr->qid[k] = qid;
+	dr->id[k] = id;
+	memcpy(dr->raw[k], rec, NTFF_REC_DMA_SIZE);
+	return 1;
+}
+
 static int64_t iter_fill(nxc_stream *s, int64_t max)
 {
 	dev_ctx *d = s->ctx;
@@ -554,6 +598,12 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 		s->b.nomem = 1;
 		return NXP_E_NOMEM;
 	}
+	ntff_blk *blk = NULL; /* Instruction, DmaPacket (the direct paths) */
+	if ((ir || d->dr) && !(blk = malloc(sizeof(*blk)))) {
+		free(ir);
+		s->b.nomem = 1;
+		return NXP_E_NOMEM;
+	}
 	int64_t result = 0;
 	while (s->b.rows < max && !d->ended) {
 		/* Gather up to RUN good records from as many runs as it takes (runs
@@ -563,7 +613,31 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 			ir->all_known = 1;
 		while (k < RUN && s->b.rows + (int64_t)k < max) {
 			ntff_rec r;
-			int rc = ntff_iter_run(it, &r);
+			int rc;
+			if (blk) {
+				/* A block where queues interleave, else the next run.  Every
+				 * record of a block is taken: ask for no more than there is room. */
+				size_t room = RUN - k;
+				if (room > (size_t)(max - s->b.rows) - k)
+					room = (size_t)(max - s->b.rows) - k;
+				rc = ntff_iter_block(it, blk, room);
+				if (rc == NXP_OK && blk->n) {
+					for (size_t i = 0; i < blk->n; i++) {
+						ntff_qreader *bq = blk->qr[i];
+						int64_t id = blk->id + (int64_t)i;
+						if (ir ? gather_instruction(d, ir, k, bq->q, bq->qid, blk->rec[i], id)
+						       : gather_dma(d, k, bq->q, bq->qid, blk->rec[i], id))
+							k++;
+						else
+							ntff_scan_bad(&it->s, 0, ntff_blk_offset(blk, i));
+					}
+					continue;
+				}
+				if (rc == NXP_OK)
+					rc = ntff_iter_run(it, &r);
+			} else {
+				rc = ntff_iter_run(it, &r);
+			}
 			if (rc == NXP_END) {
 				d->ended = 1;
 				break;
@@ -583,46 +657,17 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 			if (m > (size_t)(max - s->b.rows) - k)
 				m = (size_t)(max - s->b.rows) - k;
 			if (ir) {
-				for (size_t i = 0; i < m; i++) {
-					nxp_ntff_instruction_note n;
-					ntff_decode_instruction(r.rec + i * r.rsize, &n);
-					if (!ntff_instruction_ok(&n)) {
+				for (size_t i = 0; i < m; i++)
+					if (gather_instruction(d, ir, k, r.q, r.qid, r.rec + i * r.rsize, r.id + (int64_t)i))
+						k++;
+					else
 						ntff_scan_bad(&it->s, 0, ntff_iter_run_offset(it, i));
-						continue;
-					}
-					ir->q[k] = r.q;
-					ir->qid[k] = r.qid;
-					ir->start[k] = n.start_tick;
-					ir->end[k] = n.end_tick;
-					ir->pc[k] = n.pc;
-					ir->wait[k] = n.wait_ticks;
-					ir->exec[k] = n.execution_index;
-					ir->id[k] = r.id + (int64_t)i;
-					if (d->need_si) {
-						const nxp_static_instr *si = n.pc < r.q->nsi ? &r.q->si[n.pc] : NULL;
-						ir->si[k] = si;
-						if (!si) {
-							ir->all_known = 0;
-							it->s.stats.unknown_pcs++;
-						}
-					}
-					k++;
-				}
 			} else if (d->dr) {
-				drun *dr = d->dr;
-				for (size_t i = 0; i < m; i++) {
-					nxp_ntff_dma_note n;
-					ntff_decode_dma(r.rec + i * r.rsize, &n);
-					if (!ntff_dma_ok(d->p, &n)) {
+				for (size_t i = 0; i < m; i++)
+					if (gather_dma(d, k, r.q, r.qid, r.rec + i * r.rsize, r.id + (int64_t)i))
+						k++;
+					else
 						ntff_scan_bad(&it->s, 0, ntff_iter_run_offset(it, i));
-						continue;
-					}
-					dr->q[k] = r.q;
-					dr->qid[k] = r.qid;
-					dr->id[k] = r.id + (int64_t)i;
-					memcpy(dr->raw[k], r.rec + i * r.rsize, NTFF_REC_DMA_SIZE);
-					k++;
-				}
 			} else {
 				size_t i = 0;
 				for (; i < m; i++) {
@@ -667,6 +712,7 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 	result = s->b.rows;
 out:
 	free(ir);
+	free(blk);
 	return result;
 }
 

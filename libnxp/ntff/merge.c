@@ -133,6 +133,10 @@ int ntff_iter_seek(ntff_iter *it, uint64_t tick)
 /* The records ntff_iter_next or ntff_iter_run last returned: move past them now. */
 static int settle_pending(ntff_iter *it)
 {
+	if (it->stale) {
+		it->stale = 0;
+		ntff_merge_build(&it->m);
+	}
 	if (it->s.failed)
 		return it->s.err.code;
 	return it->pending ? ntff_iter_skip(it, it->pending) : NXP_OK;
@@ -246,4 +250,183 @@ int ntff_iter_skip_slow(ntff_iter *it, size_t n)
 		return NXP_OK;
 	it->s.next_id += (int64_t)(n - 1);
 	return ntff_iter_step(it);
+}
+
+/* ---- blocks (ntff_priv.h) --------------------------------------------------- */
+
+/* out = sorted runs a (na keys) and b (nb) merged.  Each run has an end mark
+ * on both sides: 0 before, UINT64_MAX after (packed keys lie between).  Two
+ * independent chains, from the front and from the back, each a compare and
+ * conditional moves per key, no branch but the loop's: a chain waits on its
+ * last load, so two of them take the time of one. */
+static void merge2(uint64_t *restrict out, const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+	size_t n = na + nb, h = (n + 1) / 2;
+	const uint64_t *fa = a, *fb = b, *ba = a + na - 1, *bb = b + nb - 1;
+	uint64_t *fo = out, *bo = out + n - 1;
+	for (size_t k = 0; k < n - h; k++) {
+		uint64_t x = *fa, y = *fb, u = *ba, v = *bb;
+		int t = y < x, s = u > v; /* front: b's is less; back: a's is greater */
+		*fo++ = t ? y : x;
+		fa += !t;
+		fb += t;
+		*bo-- = s ? u : v;
+		ba -= s;
+		bb -= !s;
+	}
+	if (h > n - h) { /* n odd: the middle one */
+		uint64_t x = *fa, y = *fb;
+		*fo = y < x ? y : x;
+	}
+	out[-1] = 0;
+	out[n] = UINT64_MAX;
+}
+
+typedef struct blk_run {
+	uint64_t *p;
+	size_t n;
+} blk_run;
+
+/* Room for the runs: at most max(2 * NTFF_BLK_MAX, 2 per reader) keys, and two end marks per run. */
+#define BLK_ROOM (2 * NTFF_BLK_MAX + 4 * NTFF_BLK_READERS)
+
+int ntff_iter_block(ntff_iter *it, ntff_blk *b, size_t max)
+{
+	b->n = 0;
+	ntff_qreader *qrs = it->s.qr;
+	size_t nqr = it->s.nqr, nact = it->m.n;
+	if (max > NTFF_BLK_MAX)
+		max = NTFF_BLK_MAX;
+	uint64_t base = UINT64_MAX;
+	if (it->stale && !it->pending && !it->s.failed) {
+		for (size_t i = 0; i < nqr; i++)
+			if (!qrs[i].done && qrs[i].key < base)
+				base = qrs[i].key;
+		if (base >= it->s.to_tick || nact < 2 || max < 2)
+			base = UINT64_MAX;
+	}
+	if (base == UINT64_MAX) {
+		int rc = settle_pending(it);
+		if (rc < 0 || it->s.failed)
+			return it->s.failed ? it->s.err.code : rc;
+		ntff_qreader *top = ntff_iter_peek(it);
+		if (!top)
+			return NXP_END;
+		base = top->key;
+	}
+	b->id = it->s.next_id;
+	if (nqr > NTFF_BLK_READERS || nact < 2 || max < 2)
+		return NXP_OK; /* one reader: its runs are long already */
+	/* Packed key: (key - base) << bits | reader index; the readers are in
+	 * queue order (ntff_scan_open), so this orders as (key, qid). */
+	unsigned bits = 1;
+	while (((size_t)1 << bits) < nqr)
+		bits++;
+	uint64_t h = it->s.to_tick;
+	if (h - base > (UINT64_MAX >> bits) - 1) /* keys below h pack into 1 .. UINT64_MAX - 1 */
+		h = base + (UINT64_MAX >> bits) - 1;
+	/* Each reader's next in-order keys (at most lim) while below h.  Where its
+	 * view ends — the section's end, a key out of order, lim records — its
+	 * keys to come are no less than the last one seen (the next one, at lim),
+	 * so h comes down to it.  lim is twice the even share of max: queues are
+	 * not equally dense and the densest sets h (with the even share a block
+	 * held ~18 records and cost more than per-record replays); the merge is
+	 * then cut at max. */
+	size_t lim = 2 * max / nact < 2 ? 2 : 2 * max / nact;
+	uint64_t buf[2][BLK_ROOM];
+	blk_run r[NTFF_BLK_READERS];
+	size_t nr = 0, at = 0;
+	for (size_t i = 0; i < nqr; i++) {
+		ntff_qreader *qr = &qrs[i];
+		if (qr->done)
+			continue;
+		const uint8_t *p = qr->rec;
+		uint64_t k = qr->key, *o = buf[0] + at + 1; /* after the run's leading end mark */
+		size_t c = 0;
+		while (k < h) {
+			o[c++] = ((k - base) << bits | i) + 1;
+			p += qr->rsize;
+			uint64_t nk;
+			if (p >= qr->end || (nk = ntff_record_key(p)) < k || nk > (uint64_t)INT64_MAX) {
+				/* the section's end, or a key out of order (ntff_key_in_order) */
+				h = k; /* k < h */
+				break;
+			}
+			if (c == lim) {
+				if (nk < h)
+					h = nk;
+				break;
+			}
+			k = nk;
+		}
+		if (c) {
+			r[nr++] = (blk_run){o, c};
+			at += c + 2;
+		}
+	}
+	/* Only keys below the final h: drop the tails (the keys are sorted). */
+	const uint64_t hp = ((h - base) << bits) + 1;
+	size_t total = 0, o = 0;
+	for (size_t j = 0; j < nr; j++) {
+		size_t c = r[j].n;
+		while (c && r[j].p[c - 1] >= hp)
+			c--;
+		if (c) {
+			r[j].p[-1] = 0;
+			r[j].p[c] = UINT64_MAX;
+			r[o++] = (blk_run){r[j].p, c};
+			total += c;
+		}
+	}
+	nr = o;
+	if (!total) {
+		if (it->stale) {
+			it->stale = 0;
+			ntff_merge_build(&it->m);
+		}
+		return NXP_OK;
+	}
+	/* Merge in rounds of pairs, whole (the room above), keep the first max. */
+	int cur = 0;
+	while (nr > 1) {
+		uint64_t *dst = buf[!cur];
+		size_t j = 0;
+		at = o = 0;
+		for (; j + 1 < nr; j += 2) {
+			merge2(dst + at + 1, r[j].p, r[j].n, r[j + 1].p, r[j + 1].n);
+			r[o++] = (blk_run){dst + at + 1, r[j].n + r[j + 1].n};
+			at += r[j].n + r[j + 1].n + 2;
+		}
+		if (j < nr) {
+			memcpy(dst + at, r[j].p - 1, (r[j].n + 2) * sizeof(*dst));
+			r[o++] = (blk_run){dst + at + 1, r[j].n};
+		}
+		nr = o;
+		cur = !cur;
+	}
+	size_t n = r[0].n < max ? r[0].n : max;
+	/* Each packed key names its reader; its records come in order. */
+	const uint64_t mask = ((uint64_t)1 << bits) - 1;
+	const uint8_t *next[NTFF_BLK_READERS];
+	for (size_t i = 0; i < nqr; i++)
+		next[i] = qrs[i].rec;
+	for (size_t j = 0; j < n; j++) {
+		size_t i = (size_t)((r[0].p[j] - 1) & mask);
+		b->qr[j] = &qrs[i];
+		b->rec[j] = next[i];
+		next[i] += qrs[i].rsize;
+	}
+	/* Every reader on its first record not taken (in order, in its section:
+	 * its last key in view was not taken), as ntff_merge_advance_top leaves it. */
+	for (size_t i = 0; i < nqr; i++) {
+		ntff_qreader *qr = &qrs[i];
+		if (!qr->done && next[i] != qr->rec) {
+			qr->rec = next[i];
+			qr->key = qr->last_key = ntff_record_key(next[i]);
+		}
+	}
+	it->s.next_id += (int64_t)n;
+	it->stale = 1;
+	b->n = n;
+	return NXP_OK;
 }

@@ -404,6 +404,7 @@ struct ntff_iter {
 	ntff_qreader *run_qr;
 	const uint8_t *run_rec;
 	int run_past;
+	int stale; /* ntff_iter_block moved the readers; the merge is built on the next other use */
 };
 
 typedef struct ntff_rec {
@@ -451,6 +452,43 @@ static inline int ntff_iter_skip(ntff_iter *it, size_t n)
 		return NXP_OK;
 	}
 	return ntff_iter_skip_slow(it, n);
+}
+
+/* ---- blocks: the merge of interleaved queues, many records at a time ----
+ * Where queues interleave record by record, runs are ~1 record and each one
+ * costs a replay of the tree (a mispredicted branch or two per level).
+ * ntff_iter_block takes instead, from every reader's loaded section, its
+ * in-order records below a horizon — the least last key in view among the
+ * readers, the window's end — which no record still unseen can come before,
+ * and merges those sorted runs as packed 64-bit keys (key - the top's key,
+ * then the reader's index: the order of (key, qid)) with branch-free 2-way
+ * merges; the readers are then where per-record steps would have put them,
+ * and the tree is rebuilt when something but another block needs it (it->stale:
+ * ntff_iter_run, _next, _block returning no record; not ntff_iter_peek or
+ * _step, which a block's caller must not use).  b->n == 0 (NXP_OK): nothing
+ * below the horizon (a reader at its section's end or before a key out of
+ * order, or too many readers) — take a run (ntff_iter_run) instead.  Bad
+ * records are the caller's to check and count (ntff_blk_offset), ids b->id ..
+ * in order, as for a run. */
+#define NTFF_BLK_MAX 256     /* records per block at most */
+#define NTFF_BLK_READERS 64  /* readers a block merges at most (more: runs only) */
+
+typedef struct ntff_blk {
+	size_t n;
+	int64_t id;                         /* row id of rec[0] */
+	ntff_qreader *qr[NTFF_BLK_MAX];     /* each record's reader (->q, ->qid) */
+	const uint8_t *rec[NTFF_BLK_MAX];   /* raw, in the reader's loaded section */
+} ntff_blk;
+
+/* Up to max (<= NTFF_BLK_MAX) records in merged order, moved past (see
+ * above): NXP_OK, NXP_END or a negative error. */
+int ntff_iter_block(ntff_iter *it, ntff_blk *b, size_t max);
+/* Offset of block record i, for ntff_scan_bad (valid until the iteration moves). */
+static inline uint64_t ntff_blk_offset(const ntff_blk *b, size_t i)
+{
+	const ntff_qreader *qr = b->qr[i];
+	return qr->payload_off == qr->q->secs[qr->sec].offset ? qr->payload_off
+							      : qr->payload_off + (uint64_t)(b->rec[i] - qr->base);
 }
 
 /* Writer test hook: accept out-of-order and invalid notes (to make bad files). */
