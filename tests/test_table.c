@@ -734,20 +734,28 @@ static int rec_is_null(const nxc_col *c, const uint8_t *r, int is_instr)
 	}
 }
 
-static void compare_columns(nxp_profile *p, const char *table, int64_t batch_rows)
+/* The rows with start in [start_ts, end_ts): the stream's and the cursor's window. */
+static void compare_columns_window(nxp_profile *p, const char *table, int64_t batch_rows, int64_t start_ts,
+				   int64_t end_ts)
 {
 	const nxc_table *t = nxc_find_table(table);
 	ck_assert_ptr_nonnull(t);
 	nxp_table_options o;
 	nxp_table_options_init(&o);
 	o.batch_rows = batch_rows;
+	o.start_ts = start_ts;
+	o.end_ts = end_ts;
 	struct ArrowArrayStream as;
 	ck_assert_int_eq(nxp_profile_open_table(&as, p, table, &o, NULL), NXP_OK);
 	drained d;
 	drain(&as, &d);
 	ck_assert_int_eq(d.schema.n_children, t->ncols);
+	nxp_cursor_options co;
+	nxp_cursor_options_init(&co);
+	co.start_ts = start_ts;
+	co.end_ts = end_ts;
 	nxp_cursor *c;
-	ck_assert_int_eq(nxp_cursor_open(&c, p, t->cursor_table, NULL, NULL), NXP_OK);
+	ck_assert_int_eq(nxp_cursor_open(&c, p, t->cursor_table, &co, NULL), NXP_OK);
 	uint8_t *rec = calloc(1, t->rec_size);
 	int is_instr = t->cursor_table == NXP_TABLE_INSTRUCTION;
 	char tmp[4096];
@@ -837,6 +845,11 @@ static void compare_columns(nxp_profile *p, const char *table, int64_t batch_row
 			counted += d.b[b].children[k]->null_count;
 	ck_assert_int_eq(nulls, counted);
 	drained_free(&d);
+}
+
+static void compare_columns(nxp_profile *p, const char *table, int64_t batch_rows)
+{
+	compare_columns_window(p, table, batch_rows, INT64_MIN, INT64_MAX);
 }
 
 static const char *const device_tables[] = { "Instruction", "DmaPacket", "SemaphoreUpdate", "Throttle",
@@ -1139,6 +1152,108 @@ START_TEST(test_warning_dma_checks)
 }
 END_TEST
 
+/* Queues that interleave record by record (the merge's block path), with
+ * ties across queues, records that fail their checks, keys that go back, and
+ * sections of 5 records: every row and column is the cursor's, whole, in
+ * windows, in batches of any size; the Warning table counts the cursor's
+ * skipped records. */
+START_TEST(test_interleaved_bad_records)
+{
+	char *dir = tu_tmpdir();
+	char *path = tu_path(dir, "mix.ntff");
+	nxp_ntff_info info;
+	nxp_ntff_info_init(&info);
+	nxp_ntff_writer_options wo;
+	nxp_ntff_writer_options_init(&wo);
+	wo.records_per_section = 5;
+	nxp_ntff_writer *w;
+	ck_assert_int_eq(nxp_ntff_writer_open_path(&w, path, &info, &wo, NULL), NXP_OK);
+	ntff_writer_set_unchecked(w, 1);
+	int64_t var = nxp_ntff_writer_string(w, "tensor_a");
+	ck_assert_int_gt(var, 0);
+	enum { NI = 4, ND = 3, N = 120 };
+	int32_t iq[NI], dq[ND];
+	static const char *const qnames[ND] = { "qSyncIO", "qPoolIO", "qActIO" };
+	for (int e = 0; e < NI; e++) {
+		nxp_ntff_queue q;
+		nxp_ntff_queue_init(&q);
+		q.kind = NXP_QUEUE_INSTRUCTION;
+		q.engine = (nxp_engine)e;
+		iq[e] = nxp_ntff_writer_add_queue(w, &q);
+		ck_assert_int_ge(iq[e], 0);
+	}
+	for (int j = 0; j < ND; j++) {
+		nxp_ntff_queue q;
+		nxp_ntff_queue_init(&q);
+		q.kind = NXP_QUEUE_DMA;
+		q.name = qnames[j];
+		dq[j] = nxp_ntff_writer_add_queue(w, &q);
+		ck_assert_int_ge(dq[j], 0);
+	}
+	/* record i of queue e starts at 100 + 10 i + e % 3: the queues take turns,
+	 * and those with the same e % 3 tie */
+	for (int i = 0; i < N; i++) {
+		for (int e = 0; e < NI; e++) {
+			uint64_t t = 100 + 10 * (uint64_t)i + (uint64_t)(e % 3);
+			nxp_ntff_instruction_note n = { t, t + 4, (uint32_t)i, 0, -1 };
+			if ((i + e) % 17 == 5)
+				n.end_tick = t - 1; /* ends before it starts */
+			if ((i * 7 + e) % 29 == 3)
+				n.start_tick = n.end_tick = t - 25; /* goes back */
+			ck_assert_int_eq(nxp_ntff_writer_instruction(w, iq[e], &n), NXP_OK);
+		}
+		for (int j = 0; j < ND; j++) {
+			uint64_t t = 100 + 10 * (uint64_t)i + (uint64_t)j;
+			nxp_ntff_dma_note n = { t, t + 5, 1, (uint32_t)i, 64, 64, 0, 0, NXP_MEMORY_HBM, NXP_MEMORY_SBUF, -1,
+						(uint32_t)var };
+			if ((i + j) % 13 == 4)
+				n.dest = 0x80; /* no such memory */
+			if ((i * 5 + j) % 31 == 7)
+				n.start_tick = n.end_tick = t - 40; /* goes back */
+			ck_assert_int_eq(nxp_ntff_writer_dma(w, dq[j], &n), NXP_OK);
+		}
+	}
+	ck_assert_int_eq(nxp_ntff_writer_finish(w), NXP_OK);
+	nxp_ntff_writer_close(w);
+	written wr;
+	written_open(&wr, path);
+	static const char *const tables[] = { "Instruction", "DmaPacket" };
+	static const int cursor_tables[] = { NXP_TABLE_INSTRUCTION, NXP_TABLE_DMA_PACKET };
+	for (int k = 0; k < 2; k++) {
+		compare_columns(wr.o.p, tables[k], 0);
+		compare_columns(wr.o.p, tables[k], 1);
+		compare_columns(wr.o.p, tables[k], 7);
+		compare_columns(wr.o.p, tables[k], 300);
+		/* windows that start and end between and on tied keys */
+		compare_columns_window(wr.o.p, tables[k], 0, 0, 600);
+		compare_columns_window(wr.o.p, tables[k], 5, 402, 903);
+		compare_columns_window(wr.o.p, tables[k], 11, 700, INT64_MAX);
+		/* the cursor's bad records, counted the same way by the Warning table */
+		nxp_cursor *c;
+		ck_assert_int_eq(nxp_cursor_open(&c, wr.o.p, cursor_tables[k], NULL, NULL), NXP_OK);
+		uint8_t rec[1024];
+		size_t got = 0;
+		int64_t rows = 0;
+		const nxc_table *t = nxc_find_table(tables[k]);
+		ck_assert_uint_le(t->rec_size, sizeof(rec));
+		while (nxp_cursor_next_batch(c, rec, t->rec_size, 1, &got) == NXP_OK)
+			rows += (int64_t)got;
+		nxp_cursor_stats cs;
+		cs.struct_size = sizeof(cs);
+		nxp_cursor_get_stats(c, &cs);
+		nxp_cursor_close(c);
+		ck_assert_int_gt(cs.bad_records, 5);
+		ck_assert_int_gt(rows, (k ? ND : NI) * N / 2);
+		ck_assert_int_eq(warning_count(wr.o.p, "skipped_records", tables[k], NULL, 0, NULL), cs.bad_records);
+	}
+	written_close(&wr);
+	remove(path);
+	remove(dir);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 Suite *table_suite(void)
 {
 	Suite *s = suite_create("table");
@@ -1150,6 +1265,7 @@ Suite *table_suite(void)
 	tcase_add_test(t, test_release_other_thread);
 	tcase_add_test(t, test_bad_records_mid_batch);
 	tcase_add_test(t, test_every_column_vs_cursor);
+	tcase_add_test(t, test_interleaved_bad_records);
 	tcase_add_test(t, test_buffer_reuse);
 	tcase_add_test(t, test_warning_walks);
 	tcase_add_test(t, test_warning_dma_checks);
