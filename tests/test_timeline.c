@@ -414,6 +414,130 @@ START_TEST(test_bad_records)
 }
 END_TEST
 
+/* Queues that take turns record by record (the NTFF merge's block path), with
+ * ties, records failing their checks, keys going back and sections of 4
+ * records: both formats hold one slice per good record the cursors return
+ * and count their bad records. */
+START_TEST(test_interleaved_records)
+{
+	char path[512], out[512];
+	snprintf(path, sizeof(path), "%s/mix.ntff", dir);
+	nxp_ntff_info info;
+	nxp_ntff_info_init(&info);
+	nxp_ntff_writer_options wo;
+	nxp_ntff_writer_options_init(&wo);
+	wo.records_per_section = 4;
+	nxp_ntff_writer *w;
+	ck_assert_int_eq(nxp_ntff_writer_open_path(&w, path, &info, &wo, NULL), 0);
+	ntff_writer_set_unchecked(w, 1);
+	int64_t name = nxp_ntff_writer_string(w, "mix.neff");
+	ck_assert_int_gt(name, 0);
+	nxp_ntff_queue q;
+	nxp_ntff_queue_init(&q);
+	q.kind = NXP_QUEUE_EXECUTION;
+	int32_t xq = nxp_ntff_writer_add_queue(w, &q);
+	ck_assert_int_ge(xq, 0);
+	nxp_ntff_execution_note x = {1000, 1000000, 0, 1, (uint32_t)name, 10};
+	ck_assert_int_eq(nxp_ntff_writer_execution(w, xq, &x), 0);
+	enum { NI = 3, ND = 2, N = 90 };
+	int32_t iq[NI], dq[ND];
+	static const nxp_engine engines[NI] = {NXP_ENGINE_TENSOR, NXP_ENGINE_VECTOR, NXP_ENGINE_SCALAR};
+	static const char *const qnames[ND] = {"qSyncIO", "qPoolIO"};
+	for (int e = 0; e < NI; e++) {
+		nxp_ntff_queue_init(&q);
+		q.kind = NXP_QUEUE_INSTRUCTION;
+		q.engine = engines[e];
+		ck_assert_int_ge(iq[e] = nxp_ntff_writer_add_queue(w, &q), 0);
+	}
+	for (int j = 0; j < ND; j++) {
+		nxp_ntff_queue_init(&q);
+		q.kind = NXP_QUEUE_DMA;
+		q.name = qnames[j];
+		ck_assert_int_ge(dq[j] = nxp_ntff_writer_add_queue(w, &q), 0);
+	}
+	for (int i = 0; i < N; i++) {
+		uint64_t t = 2000 + 1000 * (uint64_t)i;
+		for (int e = 0; e < NI; e++) {
+			uint64_t s0 = t + (uint64_t)(e % 2) * 300; /* engines 0 and 2 tie */
+			nxp_ntff_instruction_note n = {s0, s0 + 200, (uint32_t)i, 0, 0};
+			if ((i + e) % 11 == 4)
+				n.end_tick = s0 - 1; /* ends before it starts: bad */
+			if ((i * 3 + e) % 23 == 9)
+				n.start_tick = n.end_tick = s0 - 2500; /* goes back */
+			ck_assert_int_eq(nxp_ntff_writer_instruction(w, iq[e], &n), 0);
+		}
+		for (int j = 0; j < ND; j++) {
+			nxp_ntff_dma_note d;
+			memset(&d, 0, sizeof(d));
+			d.start_tick = t + 100 + 300 * (uint64_t)j;
+			d.end_tick = d.start_tick + 250;
+			d.read_bytes = d.write_bytes = 4096;
+			d.source = NXP_MEMORY_HBM;
+			d.dest = (i + j) % 7 == 2 ? 9 : NXP_MEMORY_HBM; /* no such memory: bad */
+			ck_assert_int_eq(nxp_ntff_writer_dma(w, dq[j], &d), 0);
+		}
+	}
+	ck_assert_int_eq(nxp_ntff_writer_finish(w), 0);
+	nxp_ntff_writer_close(w);
+
+	nxp_profile_options po;
+	nxp_profile_options_init(&po);
+	po.flags = NXP_PROFILE_ALLOW_MISMATCH;
+	nxp_profile *p;
+	ck_assert_int_eq(nxp_profile_open_path(&p, neff, path, &po, NULL), 0);
+	/* what the cursors return and skip */
+	int64_t good = 0, bad = 0;
+	static const int tables[] = {NXP_TABLE_INSTRUCTION, NXP_TABLE_DMA_PACKET};
+	for (int k = 0; k < 2; k++) {
+		nxp_cursor *c;
+		ck_assert_int_eq(nxp_cursor_open(&c, p, tables[k], NULL, NULL), 0);
+		if (k == 0) {
+			nxp_instruction r;
+			r.struct_size = sizeof(r);
+			while (nxp_cursor_next_instruction(c, &r) == 0)
+				good++;
+		} else {
+			nxp_dma_packet r;
+			r.struct_size = sizeof(r);
+			while (nxp_cursor_next_dma_packet(c, &r) == 0)
+				good++;
+		}
+		nxp_cursor_stats cs;
+		cs.struct_size = sizeof(cs);
+		nxp_cursor_get_stats(c, &cs);
+		nxp_cursor_close(c);
+		ck_assert_int_gt(cs.bad_records, 3);
+		bad += cs.bad_records;
+	}
+	nxp_timeline_options o;
+	nxp_timeline_options_init(&o);
+	o.format = NXP_TIMELINE_CHROME_JSON;
+	nxp_timeline_stats ts;
+	ts.struct_size = sizeof(ts);
+	snprintf(out, sizeof(out), "%s/mix.json", dir);
+	ck_assert_int_eq(nxp_profile_export_timeline(p, out, &o, &ts, NULL), 0);
+	ck_assert_int_eq(ts.bad_records, bad);
+	ck_assert_int_eq(ts.read_errors, 0);
+	json_t *j = load_json(out);
+	json_t *ev = json_object_get(j, "traceEvents");
+	int64_t slices = 0;
+	size_t i;
+	json_t *e;
+	json_array_foreach(ev, i, e)
+	{
+		const char *ph = json_string_value(json_object_get(e, "ph"));
+		slices += !strcmp(ph, "X");
+	}
+	json_decref(j);
+	ck_assert_int_eq(slices, 1 + good); /* the execution, then every good instruction and DMA packet */
+	o.format = NXP_TIMELINE_PERFETTO;
+	snprintf(out, sizeof(out), "%s/mix.pftrace", dir);
+	ck_assert_int_eq(nxp_profile_export_timeline(p, out, &o, &ts, NULL), 0);
+	ck_assert_int_eq(ts.bad_records, bad);
+	nxp_profile_close(p);
+}
+END_TEST
+
 START_TEST(test_capture_misuse)
 {
 	nxp_status st;
@@ -454,6 +578,7 @@ int main(void)
 	tcase_add_test(tc, test_flows);
 	tcase_add_test(tc, test_capture_misuse);
 	tcase_add_test(tc, test_bad_records);
+	tcase_add_test(tc, test_interleaved_records);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
