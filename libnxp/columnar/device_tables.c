@@ -2,12 +2,14 @@
 /* Device tables (Instruction, DmaPacket, SemaphoreUpdate, Throttle, Error,
  * ExecutionInfo, ActiveTime).
  *
- * Instruction: straight from the NTFF module's internal iteration
- * (ntff_iter_run, ntff_priv.h): each run of in-order raw records is decoded
- * and checked, then every projected column is written in one loop over the
- * run — no public 280-byte struct, and the NEFF's static instruction is looked
- * up only when a projected column needs it (opcode, operands, bytes, FLOPs).
- * The other record tables: the same iteration, the table's own fill into a
+ * Instruction and DmaPacket: straight from the NTFF module's internal
+ * iteration (ntff_priv.h) — blocks of merged records where queues interleave
+ * (ntff_iter_block), runs of in-order records otherwise (ntff_iter_run): the
+ * raw records are decoded and checked, then every projected column is
+ * written in one loop over the gathered rows — no public 280-byte struct, and
+ * the NEFF's static instruction is looked up only when a projected column
+ * needs it (opcode, operands, bytes, FLOPs).
+ * The other record tables: runs, the table's own fill into a
  * run of public structs, scattered column by column into the projected
  * columns.  ActiveTime (derived) goes through the public cursor.  Values,
  * nulls, ids and skipped records are the cursor's in every case. */
