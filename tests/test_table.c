@@ -602,6 +602,16 @@ static void written_close(written *w)
 	free(w->ntff);
 }
 
+/* Close, then remove and free the test's file and folder. */
+static void written_done(written *w, char *path, char *dir)
+{
+	written_close(w);
+	remove(path);
+	remove(dir);
+	free(path);
+	free(dir);
+}
+
 /* Bad records mid-batch: the rows are the cursor's, the Warning table lists
  * the skipped records with the cursor's offsets. */
 START_TEST(test_bad_records_mid_batch)
@@ -686,11 +696,7 @@ START_TEST(test_bad_records_mid_batch)
 	ck_assert(found[0] && found[1]);
 	drained_free(&d);
 
-	written_close(&wr);
-	remove(path);
-	remove(dir);
-	free(path);
-	free(dir);
+	written_done(&wr, path, dir);
 }
 END_TEST
 
@@ -1076,11 +1082,7 @@ START_TEST(test_warning_walks)
 	for (int i = 0; i < k; i++)
 		ck_assert_int_eq(got[i], offs[i]); /* the cursor's order */
 	ck_assert_int_eq(warning_count(wr.o.p, "unknown_pcs", "Instruction", NULL, 0, NULL), cs.unknown_pcs);
-	written_close(&wr);
-	remove(path);
-	remove(dir);
-	free(path);
-	free(dir);
+	written_done(&wr, path, dir);
 }
 END_TEST
 
@@ -1143,11 +1145,7 @@ START_TEST(test_warning_dma_checks)
 		ck_assert_int_eq(warning_count(wr.o.p, "skipped_records", "DmaPacket", got, 2, &ng), 1);
 		ck_assert_int_eq(ng, 1);
 		ck_assert_int_eq(got[0], cs.last_bad_offset);
-		written_close(&wr);
-		remove(path);
-		remove(dir);
-		free(path);
-		free(dir);
+		written_done(&wr, path, dir);
 	}
 }
 END_TEST
@@ -1246,11 +1244,7 @@ START_TEST(test_interleaved_bad_records)
 		ck_assert_int_gt(rows, (k ? ND : NI) * N / 2);
 		ck_assert_int_eq(warning_count(wr.o.p, "skipped_records", tables[k], NULL, 0, NULL), cs.bad_records);
 	}
-	written_close(&wr);
-	remove(path);
-	remove(dir);
-	free(path);
-	free(dir);
+	written_done(&wr, path, dir);
 }
 END_TEST
 

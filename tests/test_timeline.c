@@ -319,6 +319,37 @@ END_TEST
  * device_timeline.c), and writes every good one. */
 void ntff_writer_set_unchecked(nxp_ntff_writer *w, int on); /* libnxp_internal: bad notes */
 
+/* Finish the writer and open its file against the demo NEFF. */
+static nxp_profile *finish_open(nxp_ntff_writer *w, const char *path)
+{
+	ck_assert_int_eq(nxp_ntff_writer_finish(w), 0);
+	nxp_ntff_writer_close(w);
+	nxp_profile_options po;
+	nxp_profile_options_init(&po);
+	po.flags = NXP_PROFILE_ALLOW_MISMATCH;
+	nxp_profile *p;
+	ck_assert_int_eq(nxp_profile_open_path(&p, neff, path, &po, NULL), 0);
+	return p;
+}
+
+/* Events of phase ph (and name, unless NULL) in a Chrome JSON file. */
+static int64_t count_events(const char *path, const char *ph, const char *name)
+{
+	json_t *j = load_json(path);
+	json_t *ev = json_object_get(j, "traceEvents");
+	int64_t n = 0;
+	size_t i;
+	json_t *e;
+	json_array_foreach(ev, i, e)
+	{
+		const char *eph = json_string_value(json_object_get(e, "ph"));
+		const char *nm = json_string_value(json_object_get(e, "name"));
+		n += eph && !strcmp(eph, ph) && (!name || (nm && !strcmp(nm, name)));
+	}
+	json_decref(j);
+	return n;
+}
+
 START_TEST(test_bad_records)
 {
 	char path[512], out[512];
@@ -372,14 +403,7 @@ START_TEST(test_bad_records)
 		bad += i == 11; /* no such operation: bad */
 		ck_assert_int_eq(nxp_ntff_writer_semaphore(w, sq, &sn), 0);
 	}
-	ck_assert_int_eq(nxp_ntff_writer_finish(w), 0);
-	nxp_ntff_writer_close(w);
-
-	nxp_profile_options po;
-	nxp_profile_options_init(&po);
-	po.flags = NXP_PROFILE_ALLOW_MISMATCH;
-	nxp_profile *p;
-	ck_assert_int_eq(nxp_profile_open_path(&p, neff, path, &po, NULL), 0);
+	nxp_profile *p = finish_open(w, path);
 	nxp_timeline_options o;
 	nxp_timeline_options_init(&o);
 	o.format = NXP_TIMELINE_CHROME_JSON;
@@ -390,21 +414,8 @@ START_TEST(test_bad_records)
 	ck_assert_int_eq(ts.bad_records, bad);
 	ck_assert_int_eq(bad, 1 + 2 + 6 + 1);
 	ck_assert_int_eq(ts.read_errors, 0);
-	json_t *j = load_json(out);
-	json_t *ev = json_object_get(j, "traceEvents");
-	int64_t slices = 0, sem = 0;
-	size_t i;
-	json_t *e;
-	json_array_foreach(ev, i, e)
-	{
-		const char *ph = json_string_value(json_object_get(e, "ph"));
-		const char *nm = json_string_value(json_object_get(e, "name"));
-		slices += !strcmp(ph, "X");
-		sem += !strcmp(ph, "C") && nm && !strcmp(nm, "S[3]");
-	}
-	json_decref(j);
-	ck_assert_int_eq(slices, 1 + 28 + 24); /* execution, instructions, DMA packets */
-	ck_assert_int_eq(sem, 29);
+	ck_assert_int_eq(count_events(out, "X", NULL), 1 + 28 + 24); /* execution, instructions, DMA packets */
+	ck_assert_int_eq(count_events(out, "C", "S[3]"), 29);
 	/* the Perfetto file skips and counts the same */
 	o.format = NXP_TIMELINE_PERFETTO;
 	snprintf(out, sizeof(out), "%s/bad.pftrace", dir);
@@ -477,14 +488,7 @@ START_TEST(test_interleaved_records)
 			ck_assert_int_eq(nxp_ntff_writer_dma(w, dq[j], &d), 0);
 		}
 	}
-	ck_assert_int_eq(nxp_ntff_writer_finish(w), 0);
-	nxp_ntff_writer_close(w);
-
-	nxp_profile_options po;
-	nxp_profile_options_init(&po);
-	po.flags = NXP_PROFILE_ALLOW_MISMATCH;
-	nxp_profile *p;
-	ck_assert_int_eq(nxp_profile_open_path(&p, neff, path, &po, NULL), 0);
+	nxp_profile *p = finish_open(w, path);
 	/* what the cursors return and skip */
 	int64_t good = 0, bad = 0;
 	static const int tables[] = {NXP_TABLE_INSTRUCTION, NXP_TABLE_DMA_PACKET};
@@ -518,18 +522,8 @@ START_TEST(test_interleaved_records)
 	ck_assert_int_eq(nxp_profile_export_timeline(p, out, &o, &ts, NULL), 0);
 	ck_assert_int_eq(ts.bad_records, bad);
 	ck_assert_int_eq(ts.read_errors, 0);
-	json_t *j = load_json(out);
-	json_t *ev = json_object_get(j, "traceEvents");
-	int64_t slices = 0;
-	size_t i;
-	json_t *e;
-	json_array_foreach(ev, i, e)
-	{
-		const char *ph = json_string_value(json_object_get(e, "ph"));
-		slices += !strcmp(ph, "X");
-	}
-	json_decref(j);
-	ck_assert_int_eq(slices, 1 + good); /* the execution, then every good instruction and DMA packet */
+	/* the execution, then every good instruction and DMA packet */
+	ck_assert_int_eq(count_events(out, "X", NULL), 1 + good);
 	o.format = NXP_TIMELINE_PERFETTO;
 	snprintf(out, sizeof(out), "%s/mix.pftrace", dir);
 	ck_assert_int_eq(nxp_profile_export_timeline(p, out, &o, &ts, NULL), 0);
