@@ -173,8 +173,8 @@ static void run_critical_path(nxp_profile *p, uint8_t flags, uint8_t pcore, uint
 		FZ_CHECK(s.start_ts <= s.end_ts, "step %zu: [%lld, %lld]", i, (long long)s.start_ts,
 			 (long long)s.end_ts);
 		FZ_CHECK(s.ns >= 0, "step %zu: ns %lld", i, (long long)s.ns);
-		FZ_CHECK(s.start_ts >= last, "steps out of order at %zu", i);
-		last = s.start_ts;
+		FZ_CHECK(s.end_ts >= last, "steps out of order at %zu (end_ts)", i);
+		last = s.end_ts;
 	}
 	nxp_critical_step s;
 	s.struct_size = sizeof(s);

@@ -154,7 +154,10 @@ static inline void nxp_critical_path_options_init(nxp_critical_path_options *o)
 	o->pcore_idx = -1;
 }
 
-/** One record on the path, in time order. */
+/** One record on the path, in path order: each step is what the next one
+ *  waited for, and ends no later than it (end_ts never decreases along the
+ *  path).  start_ts may decrease: an instruction that started before the
+ *  semaphore update it waited for comes after that update. */
 typedef struct nxp_critical_step {
 	size_t struct_size;
 	int32_t table;        /**< NXP_TABLE_INSTRUCTION, _DMA_PACKET or _SEMAPHORE_UPDATE */

@@ -285,10 +285,12 @@ static int resource_order(nxp_critical_path *cp, size_t ni_end, size_t nd_end)
 		node *n = &cp->nodes[i];
 		size_t k = (size_t)n->res * 64;
 		/* the latest earlier record of the same engine / queue instance
-		 * (same resource name, pcore and instance) */
+		 * (same resource name, pcore and instance) that ended by the time
+		 * this one ended: a packet that started before it and is still
+		 * running when it ends (packets overlap) is not what it waited for */
 		for (size_t j = 0; j < 64 && last[k + j] >= 0; j++) {
 			node *m = &cp->nodes[last[k + j]];
-			if (m->pcore == n->pcore && m->qidx == n->qidx && m->table == n->table) {
+			if (m->pcore == n->pcore && m->qidx == n->qidx && m->table == n->table && m->end <= n->end) {
 				n->pred_res = last[k + j];
 				break;
 			}
@@ -336,6 +338,12 @@ static int link_flows(nxp_critical_path *cp, nxp_profile *p, size_t ni_end, size
 		if (out < 0 || in < 0 || in == out)
 			continue;
 		node *o = &cp->nodes[out];
+		/* A dependency ends by the time its dependent ends.  Damaged times
+		 * (a wait far longer than its instruction) can match an update
+		 * after the instruction: no edge, so that the path's steps stay
+		 * in order of their ends. */
+		if (cp->nodes[in].end > o->end)
+			continue;
 		if (o->pred_dep < 0 || cp->nodes[in].end > cp->nodes[o->pred_dep].end) {
 			o->pred_dep = in;
 			o->dep_kind = (int16_t)f.kind;

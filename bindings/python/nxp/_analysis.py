@@ -261,7 +261,7 @@ CriticalResource = collections.namedtuple("CriticalResource", ["resource", "ns",
 
 class CriticalPath:
     """The critical path of an interval: start_ts, end_ts, total_ns; `path`
-    (CriticalStep rows in time order); `resources` (CriticalResource rows,
+    (CriticalStep rows in path order: end_ts never decreases); `resources` (CriticalResource rows,
     largest first) and `breakdown` ((resource, ns) pairs; they sum to
     total_ns)."""
 
