@@ -125,19 +125,6 @@ static int slower_first(const void *a, const void *b)
 	return x->profile_index < y->profile_index ? -1 : x->profile_index > y->profile_index;
 }
 
-/* The fan-out width of capture-level work: NXP_THREADS when set (0 = one per
- * online CPU, 1 = serial), else one per online CPU. */
-unsigned nxp__fanout_threads(void);
-unsigned nxp__fanout_threads(void)
-{
-	const char *e = getenv("NXP_THREADS");
-	char *end;
-	long v = e && *e ? strtol(e, &end, 10) : 0;
-	if (!e || !*e || *end || v <= 0)
-		return nxp_cpu_count();
-	return v > 1024 ? 1024 : (unsigned)v;
-}
-
 /* One profile's row: open, summarize, close; then its process's host events.
  * Writes only its own row and first[] slot. */
 typedef struct row_task {

@@ -304,8 +304,6 @@ static void table_task_run(void *arg)
 	k->thread = pthread_self();
 }
 
-unsigned nxp__fanout_threads(void); /* analysis/compare.c: NXP_THREADS, else one per online CPU */
-
 /* opts->threads as a count (0 = NXP_THREADS or the CPUs). */
 static unsigned resolve_threads(int32_t threads)
 {

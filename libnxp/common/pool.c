@@ -30,6 +30,16 @@ unsigned nxp_cpu_count(void)
 	return n < 1 ? 1u : n > 1024 ? 1024u : (unsigned)n;
 }
 
+unsigned nxp__fanout_threads(void)
+{
+	const char *e = getenv("NXP_THREADS");
+	char *end;
+	long v = e && *e ? strtol(e, &end, 10) : 0;
+	if (!e || !*e || *end || v <= 0)
+		return nxp_cpu_count();
+	return v > 1024 ? 1024 : (unsigned)v;
+}
+
 static void *worker(void *vp)
 {
 	nxp_pool *p = vp;

@@ -23,6 +23,11 @@ typedef struct nxp_pool nxp_pool;
 
 /* Number of online CPUs (at least 1). */
 unsigned nxp_cpu_count(void);
+/* The width of work fanned out on the library's own initiative (capture
+ * comparison, export tables, the timeline's flow thread): the NXP_THREADS
+ * environment variable when it holds a count > 0 (at most 1024), else
+ * nxp_cpu_count(). */
+unsigned nxp__fanout_threads(void);
 
 /* workers: threads to start (0 = nxp_cpu_count()); max_inflight: tasks queued
  * or running at once (0 = 2 x workers; fewer than workers caps concurrency).

@@ -14,6 +14,7 @@
  * on several threads at once (include/nxp/ntff.h, "Threads"). */
 #include "timeline_priv.h"
 
+#include "pool.h"
 #include "status.h"
 
 #include <pthread.h>
@@ -21,8 +22,6 @@
 
 #define FEED_BATCH 2048u
 #define FEED_SLOTS 4u
-
-unsigned nxp__fanout_threads(void); /* analysis/compare.c */
 
 struct tl_flow_feed {
 	nxp_flow_cursor *fc;
