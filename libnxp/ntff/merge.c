@@ -169,14 +169,24 @@ int ntff_iter_next(ntff_iter *it, ntff_rec *out)
 	}
 }
 
-int ntff_iter_run(ntff_iter *it, ntff_rec *out)
+/* Settle the pending records, then the top reader into *top: NXP_OK, NXP_END
+ * or the scan's error. */
+static int settle_peek(ntff_iter *it, ntff_qreader **top)
 {
+	*top = NULL;
 	int rc = settle_pending(it);
 	if (rc < 0 || it->s.failed)
 		return it->s.failed ? it->s.err.code : rc;
-	ntff_qreader *qr = ntff_iter_peek(it);
-	if (!qr)
-		return NXP_END;
+	*top = ntff_iter_peek(it);
+	return *top ? NXP_OK : NXP_END;
+}
+
+int ntff_iter_run(ntff_iter *it, ntff_rec *out)
+{
+	ntff_qreader *qr = NULL;
+	int rc = settle_peek(it, &qr);
+	if (rc != NXP_OK)
+		return rc;
 	/* Walk the merge along the queue's next records of the loaded section
 	 * that are in order: each one's key replaces the queue's in the tree.
 	 * The run ends when another queue's record comes first, or at a record
@@ -306,12 +316,10 @@ int ntff_iter_block(ntff_iter *it, ntff_blk *b, size_t max)
 			base = UINT64_MAX;
 	}
 	if (base == UINT64_MAX) {
-		int rc = settle_pending(it);
-		if (rc < 0 || it->s.failed)
-			return it->s.failed ? it->s.err.code : rc;
-		ntff_qreader *top = ntff_iter_peek(it);
-		if (!top)
-			return NXP_END;
+		ntff_qreader *top = NULL;
+		int rc = settle_peek(it, &top);
+		if (rc != NXP_OK)
+			return rc;
 		base = top->key;
 	}
 	b->id = it->s.next_id;
