@@ -6,12 +6,14 @@
  * LNC=2 profiles (few and many DMA queues, so one and several queue groups per
  * table), for regions (a window, a physical core), and on damaged traces
  * (section bytes overwritten, files cut short; read with and without CRC
- * checks: the same figures or the same error); and the internal thread pool runs every task
- * with a bounded number in flight. */
+ * checks: the same figures or the same error); the internal thread pool runs every task
+ * with a bounded number in flight; the thread's block cache (mcache.h) hands a
+ * freed block to the next allocation it fits and keeps within its bound. */
 #include <check.h>
 #include <nxp/nxp.h>
 
 #include "ntff_fixture.h"
+#include "mcache.h"
 #include "ntff_layout.h"
 #include "pool.h"
 #include "summary_priv.h"
@@ -383,6 +385,79 @@ START_TEST(test_pool)
 }
 END_TEST
 
+/* The block cache: reuse, fit, bounds, growth, and plain malloc without one. */
+START_TEST(test_mcache)
+{
+	size_t cap, cap2;
+	/* no cache installed: malloc/realloc/free */
+	unsigned char *a = nxp__mc_alloc((size_t)1 << 20, &cap);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_uint_eq(cap, (size_t)1 << 20);
+	nxp__mc_free(a, cap);
+
+	nxp_mcache *c = nxp__mcache_new((size_t)3 << 20);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_ptr_null(nxp__mcache_use(c));
+	a = nxp__mc_alloc((size_t)1 << 20, &cap);
+	ck_assert_ptr_nonnull(a);
+	nxp__mc_free(a, cap);
+	/* a smaller request it serves (at least half its size) gets the same block, whole */
+	unsigned char *b = nxp__mc_alloc((size_t)600 << 10, &cap2);
+	ck_assert_ptr_eq(b, a);
+	ck_assert_uint_eq(cap2, (size_t)1 << 20);
+	nxp__mc_free(b, cap2);
+	/* too small a request (under half) or too large: not that block */
+	unsigned char *s = nxp__mc_alloc((size_t)100 << 10, &cap);
+	ck_assert_ptr_ne(s, a);
+	ck_assert_uint_eq(cap, (size_t)100 << 10);
+	unsigned char *l = nxp__mc_alloc((size_t)2 << 20, &cap2);
+	ck_assert_ptr_ne(l, a);
+	/* growth keeps the bytes, whether a kept block or realloc serves it */
+	memset(s, 0x5a, (size_t)100 << 10);
+	size_t cg;
+	unsigned char *g = nxp__mc_grow(s, (size_t)100 << 10, cap, (size_t)900 << 10, &cg);
+	ck_assert_ptr_eq(g, a); /* the kept 1 MiB block */
+	ck_assert_uint_eq(cg, (size_t)1 << 20);
+	for (size_t i = 0; i < ((size_t)100 << 10); i++)
+		ck_assert_uint_eq(g[i], 0x5a);
+	unsigned char *g2 = nxp__mc_grow(g, (size_t)100 << 10, cg, (size_t)4 << 20, &cg); /* nothing kept fits */
+	ck_assert_ptr_nonnull(g2);
+	ck_assert_uint_eq(cg, (size_t)4 << 20);
+	for (size_t i = 0; i < ((size_t)100 << 10); i++)
+		ck_assert_uint_eq(g2[i], 0x5a);
+	/* bounds: 3 MiB held at most; a larger block pushes smaller ones out, never a larger one */
+	ck_assert_uint_eq(nxp__mcache_bytes(c), (size_t)100 << 10); /* s, given back by the first growth */
+	nxp__mc_free(g2, cg);                                         /* 4 MiB > the bound: freed */
+	ck_assert_uint_eq(nxp__mcache_bytes(c), (size_t)100 << 10);
+	nxp__mc_free(l, cap2);                                        /* 2 MiB: kept */
+	ck_assert_uint_eq(nxp__mcache_bytes(c), ((size_t)100 << 10) + ((size_t)2 << 20));
+	unsigned char *x = malloc((size_t)1536 << 10);
+	ck_assert_ptr_nonnull(x);
+	nxp__mc_free(x, (size_t)1536 << 10); /* s makes way; l is larger, so x is freed */
+	ck_assert_uint_eq(nxp__mcache_bytes(c), (size_t)2 << 20);
+	x = malloc((size_t)3 << 20);
+	ck_assert_ptr_nonnull(x);
+	nxp__mc_free(x, (size_t)3 << 20); /* the bound exactly: l makes way */
+	ck_assert_uint_eq(nxp__mcache_bytes(c), (size_t)3 << 20);
+	/* blocks under 64 KiB are malloc's business */
+	unsigned char *tiny = nxp__mc_alloc(1000, &cap);
+	ck_assert_ptr_nonnull(tiny);
+	tiny = nxp__mc_grow(tiny, 1000, cap, 5000, &cap);
+	ck_assert_ptr_nonnull(tiny);
+	ck_assert_uint_eq(cap, 5000);
+	nxp__mc_free(tiny, cap);
+	ck_assert_uint_eq(nxp__mcache_bytes(c), (size_t)3 << 20);
+	/* uninstalled: nothing goes to it */
+	ck_assert_ptr_eq(nxp__mcache_use(NULL), c);
+	unsigned char *m = nxp__mc_alloc((size_t)3 << 20, &cap);
+	ck_assert_ptr_nonnull(m);
+	nxp__mc_free(m, cap);
+	ck_assert_uint_eq(nxp__mcache_bytes(c), (size_t)3 << 20);
+	nxp__mcache_free(c); /* frees what it holds: valgrind and ASan check */
+	nxp__mcache_free(NULL);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("parallel");
@@ -395,6 +470,7 @@ int main(void)
 	tcase_add_test(tc, test_synth_lnc1_no_dma);
 	tcase_add_test(tc, test_options);
 	tcase_add_test(tc, test_pool);
+	tcase_add_test(tc, test_mcache);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -15,6 +15,7 @@
  * last holder frees the pool; a released buffer that does not fit (pool full
  * or too small to be worth keeping) is freed. */
 #include "columnar_priv.h"
+#include "mcache.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ int nxc_buf_reserve(nxc_buf *b, size_t extra)
 			return NXP_E_NOMEM;
 		cap *= 2;
 	}
-	uint8_t *p = realloc(b->p, cap);
+	uint8_t *p = nxp__mc_grow(b->p, b->len, b->cap, cap, &cap);
 	if (!p)
 		return NXP_E_NOMEM;
 	b->p = p;
@@ -42,7 +43,7 @@ int nxc_buf_reserve(nxc_buf *b, size_t extra)
 
 static void buf_free(nxc_buf *b)
 {
-	free(b->p);
+	nxp__mc_free(b->p, b->cap);
 	b->p = NULL;
 	b->len = b->cap = 0;
 }
@@ -92,7 +93,7 @@ static void pool_unref(nxc_pool *pl)
 	if (left)
 		return;
 	for (int i = 0; i < pl->n; i++)
-		free(pl->p[i]);
+		nxp__mc_free(pl->p[i], pl->cap[i]);
 	pthread_mutex_destroy(&pl->mu);
 	free(pl);
 }
@@ -113,7 +114,7 @@ static void pool_put(nxc_pool *pl, void *p, size_t cap)
 		}
 		pthread_mutex_unlock(&pl->mu);
 	}
-	free(p);
+	nxp__mc_free(p, cap);
 }
 
 /* A buffer of at least `want` bytes into the empty b: the pool's smallest

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "abi_struct.h"
+#include "mcache.h"
 #include "pool.h"
 #include "status.h"
 
@@ -178,6 +179,8 @@ typedef struct table_export {
 	pthread_mutex_t lock;
 	int done;        /* tables finished */
 	int first_fail;  /* table-order index of the first failure so far, n = none */
+	nxp_mcache *mc[64]; /* block caches not in use (one per thread at most exists) */
+	int nmc;
 } table_export;
 
 typedef struct table_task {
@@ -203,6 +206,26 @@ static void run_unlock(table_export *r)
 {
 	if (r->threaded)
 		pthread_mutex_unlock(&r->lock);
+}
+
+/* The tables of a thread reuse each other's large buffers (mcache.h). */
+#define MCACHE_BYTES ((size_t)64 << 20)
+
+static nxp_mcache *mc_take(table_export *r)
+{
+	run_lock(r);
+	nxp_mcache *c = r->nmc ? r->mc[--r->nmc] : NULL;
+	run_unlock(r);
+	return c ? c : nxp__mcache_new(MCACHE_BYTES); /* NULL: plain malloc */
+}
+
+static void mc_give(table_export *r, nxp_mcache *c)
+{
+	run_lock(r);
+	if (c && r->nmc < (int)(sizeof(r->mc) / sizeof(r->mc[0])))
+		r->mc[r->nmc++] = c, c = NULL;
+	run_unlock(r);
+	nxp__mcache_free(c);
 }
 
 /* Write one table to its file. */
@@ -278,6 +301,7 @@ static void table_task_run(void *arg)
 	nxp_status_init(&k->st);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	nxp_mcache *mc = mc_take(r), *prev = nxp__mcache_use(mc);
 	for (int j = 0; j < k->nt; j++) {
 		run_lock(r);
 		int skip = r->first_fail < k->idx[j]; /* an earlier table failed: stop, as serially */
@@ -299,6 +323,8 @@ static void table_task_run(void *arg)
 		}
 	}
 	nxp_summary_close(sum);
+	nxp__mcache_use(prev);
+	mc_give(r, mc);
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
 	k->cpu_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 	k->thread = pthread_self();
@@ -486,6 +512,8 @@ static int export_tables(nxp_profile *p, const char *path, const char *dir, cons
 		for (int i = 0; i < nk; i++)
 			table_task_run(&tasks[i]);
 	}
+	for (int i = 0; i < run.nmc; i++)
+		nxp__mcache_free(run.mc[i]);
 	/* the first failing table in table order */
 	int rc = 0, fail = n;
 	for (int i = 0; i < nk; i++) {

@@ -7,6 +7,7 @@
  * every column plus one open page per column), bounded by row_group_bytes.
  * The encoding loops are per type, with no per-value dispatch. */
 #include "abi_struct.h"
+#include "mcache.h"
 #include "parquet_priv.h"
 #include "status.h"
 
@@ -284,9 +285,15 @@ static inline uint32_t int_hash(int64_t x, uint32_t mask)
 	return (uint32_t)(h >> 32) & mask;
 }
 
+static void idict_free_slots(pq_idict *d)
+{
+	nxp__mc_free(d->slots, d->slots ? ((size_t)d->mask + 1) * sizeof(*d->slots) : 0);
+}
+
 static int idict_rehash(pq_idict *d, uint32_t nslots)
 {
-	pq_islot *s = malloc((size_t)nslots * sizeof(*s));
+	size_t cap;
+	pq_islot *s = nxp__mc_alloc((size_t)nslots * sizeof(*s), &cap);
 	if (!s)
 		return -1;
 	for (uint32_t i = 0; i < nslots; i++)
@@ -299,7 +306,7 @@ static int idict_rehash(pq_idict *d, uint32_t nslots)
 			j = (j + 1) & (nslots - 1);
 		s[j] = d->slots[i];
 	}
-	free(d->slots);
+	idict_free_slots(d);
 	d->slots = s;
 	d->mask = nslots - 1;
 	return 0;
@@ -1635,7 +1642,7 @@ static void writer_free(pq_writer *w)
 		pq_buf_free(&c->smax);
 		dict_free(&c->dict);
 		pq_buf_free(&c->idict.plain);
-		free(c->idict.slots);
+		idict_free_slots(&c->idict);
 		free(c->remap);
 	}
 	free(w->cols);

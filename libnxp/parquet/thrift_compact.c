@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Thrift compact protocol, write side only: the subset Parquet's page headers
  * and footer use (i32, i64, bool, binary, struct, union, list). */
+#include "mcache.h"
 #include "parquet_priv.h"
 
 #include <stdlib.h>
@@ -13,7 +14,7 @@ int pq_buf_grow(pq_buf *b, size_t extra)
 	size_t cap = b->cap ? b->cap : 256;
 	while (cap < need)
 		cap *= 2;
-	uint8_t *p = realloc(b->p, cap);
+	uint8_t *p = nxp__mc_grow(b->p, b->n, b->cap, cap, &cap);
 	if (!p)
 		return -1;
 	b->p = p;
@@ -23,7 +24,7 @@ int pq_buf_grow(pq_buf *b, size_t extra)
 
 void pq_buf_free(pq_buf *b)
 {
-	free(b->p);
+	nxp__mc_free(b->p, b->cap);
 	b->p = NULL;
 	b->n = b->cap = 0;
 }
