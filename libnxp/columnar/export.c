@@ -208,6 +208,14 @@ static void run_unlock(table_export *r)
 		pthread_mutex_unlock(&r->lock);
 }
 
+/* Rows of the batches the export passes to the Parquet writer: smaller than
+ * the streams' default (65536), so a batch of the widest table (Instruction,
+ * 32 columns: 2 MiB) is still in cache when the writer copies it into its
+ * pages, and fewer pages are touched.  The files are byte-identical at any
+ * batch size; 259 MB trace, five alternated runs: 1.45-1.65 s CPU at 65536,
+ * 1.35-1.50 s at 8192, 14.5k minor faults instead of 17.5k. */
+#define EXPORT_BATCH_ROWS 8192
+
 /* The tables of a thread reuse each other's large buffers (mcache.h). */
 #define MCACHE_BYTES ((size_t)64 << 20)
 
@@ -245,8 +253,11 @@ static int write_table(table_task *k, const nxc_table *t, nxp_summary **sum, nxp
 	if (!rc && r->p && !*sum && nxc_table_uses_summary(t))
 		rc = nxp_profile_summarize(r->p, NULL, sum, st);
 	struct ArrowArrayStream as;
+	nxp_table_options to;
+	nxp_table_options_init(&to);
+	to.batch_rows = EXPORT_BATCH_ROWS;
 	if (!rc)
-		rc = nxc_open_stream_sum(&as, t, r->p, r->path, NULL, *sum, st);
+		rc = nxc_open_stream_sum(&as, t, r->p, r->path, &to, *sum, st);
 	if (rc == NXP_E_NOT_FOUND && r->skip_missing) {
 		if (st)
 			nxp_status_init(st);
