@@ -34,7 +34,9 @@ enum { PAGE_DATA = 0, PAGE_DICTIONARY = 2 };
 enum { REP_REQUIRED = 0, REP_OPTIONAL = 1 };
 enum { CT_UTF8 = 0 };
 
-#define PAGE_BYTES (1 << 20)        /* a data page closes once its values reach this */
+#define PAGE_BYTES (1 << 18)        /* a data page closes once its values reach this: 256 KiB, not the
+				     * usual 1 MiB, keeps each column's open page small (an export of a
+				     * 259 MB trace: ~10 % less CPU, half the page faults, files 2 % larger) */
 #define PAGE_ROWS (1 << 20)         /* ... or this many rows */
 #define SLICE_ROWS 4096             /* rows between row-group size checks */
 #define ROW_GROUP_ROWS (1 << 20)    /* a row group also closes at this many rows: with dictionary and
