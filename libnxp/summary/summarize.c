@@ -778,17 +778,22 @@ static inline __attribute__((always_inline)) int peek_instr(ntff_iter *it, ntff_
 	return NXP_END;
 }
 
-static inline __attribute__((always_inline)) void instr_fill(ntff_scan *s, const ntff_qreader *qr, irec *r)
+static inline __attribute__((always_inline)) void instr_fill_rec(ntff_scan *s, const ntff_queue *q, const uint8_t *rec,
+								   irec *r)
 {
 	nxp_ntff_instruction_note n;
-	ntff_decode_instruction(qr->rec, &n);
-	const ntff_queue *q = qr->q;
+	ntff_decode_instruction(rec, &n);
 	r->start_ts = ntff_tick_ns(s->p, n.start_tick);
 	r->end_ts = ntff_tick_ns(s->p, n.end_tick);
 	r->evt_wait_time_ns = ntff_tick_ns(s->p, n.wait_ticks);
 	r->engine = q->engine;
 	r->si = n.pc < q->nsi ? &q->si[n.pc] : NULL;
 	s->stats.unknown_pcs += !r->si;
+}
+
+static inline __attribute__((always_inline)) void instr_fill(ntff_scan *s, const ntff_qreader *qr, irec *r)
+{
+	instr_fill_rec(s, qr->q, qr->rec, r);
 }
 
 static inline __attribute__((always_inline)) int next_instr(ntff_iter *it, irec *r)
@@ -823,10 +828,11 @@ static inline __attribute__((always_inline)) int peek_dma(ntff_iter *it, ntff_qr
 	return NXP_END;
 }
 
-static inline __attribute__((always_inline)) void dma_fill(const ntff_scan *s, const ntff_qreader *qr, drec *r)
+static inline __attribute__((always_inline)) void dma_fill_rec(const ntff_scan *s, uint32_t qid, const uint8_t *rec,
+								 drec *r)
 {
 	nxp_ntff_dma_note n;
-	ntff_decode_dma(qr->rec, &n);
+	ntff_decode_dma(rec, &n);
 	r->start_ts = ntff_tick_ns(s->p, n.start_tick);
 	r->end_ts = ntff_tick_ns(s->p, n.end_tick);
 	r->read_bytes = n.read_bytes;
@@ -835,7 +841,76 @@ static inline __attribute__((always_inline)) void dma_fill(const ntff_scan *s, c
 	r->flags = n.flags & (NXP_DMA_HARDWARE_DYNAMIC | NXP_DMA_SOFTWARE_DYNAMIC);
 	r->source_hbm = n.source == NXP_MEMORY_HBM;
 	r->dest_hbm = n.dest == NXP_MEMORY_HBM;
-	r->qid = qr->qid;
+	r->qid = qid;
+}
+
+static inline __attribute__((always_inline)) void dma_fill(const ntff_scan *s, const ntff_qreader *qr, drec *r)
+{
+	dma_fill_rec(s, qr->qid, qr->rec, r);
+}
+
+/* The one-thread pass reads each table a block at a time (ntff_iter_block:
+ * where queues interleave record by record, merged in bulk instead of one
+ * tree replay a record), or a run where no block can be taken; the records
+ * and their order are those of peek_* and ntff_iter_step. */
+typedef struct feed {
+	ntff_iter *it;
+	ntff_blk *b;
+	ntff_rec r;
+	int run;              /* the records are the run r, else the block b */
+	size_t i, n;          /* the next record of the block or run, and their count */
+	const uint8_t *rec;   /* the current good record: */
+	const ntff_queue *q;
+	uint32_t qid;
+	uint64_t key;
+} feed;
+
+/* The next good record into f->rec (bad ones counted): NXP_OK, NXP_END or a
+ * negative error. */
+static inline __attribute__((always_inline)) int feed_next(feed *f, const int dma)
+{
+	ntff_scan *s = &f->it->s;
+	for (;;) {
+		while (f->i < f->n) {
+			size_t i = f->i++;
+			const uint8_t *rec = f->run ? f->r.rec + i * f->r.rsize : f->b->rec[i];
+			int ok;
+			if (dma) {
+				nxp_ntff_dma_note n;
+				ntff_decode_dma(rec, &n);
+				ok = ntff_dma_ok(s->p, &n);
+			} else {
+				nxp_ntff_instruction_note n;
+				ntff_decode_instruction(rec, &n);
+				ok = ntff_instruction_ok(&n);
+			}
+			if (ok) {
+				f->rec = rec;
+				f->q = f->run ? f->r.q : f->b->qr[i]->q;
+				f->qid = f->run ? f->r.qid : f->b->qr[i]->qid;
+				f->key = ntff_record_key(rec);
+				return NXP_OK;
+			}
+			ntff_scan_bad(s, 0, f->run ? ntff_iter_run_offset(f->it, i) : ntff_blk_offset(f->b, i));
+		}
+		if (f->run)
+			(void)ntff_iter_skip(f->it, f->n); /* an error is kept in s */
+		f->run = 0;
+		f->i = f->n = 0;
+		if (s->failed)
+			return s->err.code;
+		int rc = ntff_iter_block(f->it, f->b, NTFF_BLK_MAX);
+		if (rc != NXP_OK)
+			return rc;
+		if (f->b->n) {
+			f->n = f->b->n;
+			continue;
+		}
+		if ((rc = ntff_iter_run(f->it, &f->r)) != NXP_OK)
+			return rc;
+		f->run = 1;
+		f->n = f->r.n;
+	}
 }
 
 static inline __attribute__((always_inline)) int next_dma(ntff_iter *it, drec *r)
@@ -862,9 +937,14 @@ static inline __attribute__((always_inline)) int main_loop_w(pass *ps, const int
 		return rc;
 	}
 	const nxp_profile *p = ps->p;
-	ntff_qreader *qi = NULL, *qd = NULL;
-	int hi = peek_instr(&ii, &qi);
-	int hd = peek_dma(&id, &qd);
+	ntff_blk *bi = malloc(sizeof(*bi)), *bd = malloc(sizeof(*bd));
+	if (!bi || !bd) {
+		rc = nxp__error_set(ps->st, NXP_E_NOMEM, -1, "out of memory");
+		goto out;
+	}
+	feed fi = {.it = &ii, .b = bi}, fd = {.it = &id, .b = bd};
+	int hi = feed_next(&fi, 0);
+	int hd = feed_next(&fd, 1);
 	for (;;) {
 		if (hi < 0) {
 			rc = iter_fail(ps, &ii, hi);
@@ -877,28 +957,28 @@ static inline __attribute__((always_inline)) int main_loop_w(pass *ps, const int
 		if (hi == NXP_END && hd == NXP_END)
 			break;
 		/* a record's key is its start tick */
-		if (hd == NXP_END || (hi == NXP_OK && ntff_tick_ns(p, qi->key) <= ntff_tick_ns(p, qd->key))) {
+		if (hd == NXP_END || (hi == NXP_OK && ntff_tick_ns(p, fi.key) <= ntff_tick_ns(p, fd.key))) {
 			irec in;
-			instr_fill(&ii.s, qi, &in);
-			in.count = cnt && in.si ? &ps->sicnt[qi->qid][in.si - qi->q->si] : NULL;
+			instr_fill_rec(&ii.s, fi.q, fi.rec, &in);
+			in.count = cnt && in.si ? &ps->sicnt[fi.qid][in.si - fi.q->si] : NULL;
 			rc = do_instruction(ps, &in, win, 0, cnt);
 			if (rc)
 				goto out;
-			(void)ntff_iter_step(&ii);
-			hi = peek_instr(&ii, &qi);
+			hi = feed_next(&fi, 0);
 		} else {
 			drec dp;
-			dma_fill(&id.s, qd, &dp);
+			dma_fill_rec(&id.s, fd.qid, fd.rec, &dp);
 			rc = do_dma(ps, &dp, win, 0);
 			if (rc)
 				goto out;
-			(void)ntff_iter_step(&id);
-			hd = peek_dma(&id, &qd);
+			hd = feed_next(&fd, 1);
 		}
 	}
 	release(ps, INT64_MAX, 0);
 	rc = NXP_OK;
 out:
+	free(bi);
+	free(bd);
 	ntff_iter_close(&ii);
 	ntff_iter_close(&id);
 	return rc;
