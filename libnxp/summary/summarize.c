@@ -751,22 +751,33 @@ static int iter_fail(pass *ps, const ntff_iter *it, int rc)
 
 /* Reading a table as nxp_cursor_next_* steps it: bad records counted and
  * stepped over; a good one stepped past once used (an error doing so is kept
- * in it->s and returned by the next call).  peek_* stop at the next good
+ * in it->s and returned by the next call).  peek() stops at the next good
  * record without stepping past it (NXP_OK and its reader in *out, NXP_END or
- * a negative error), *_fill decode what the pass uses of it, next_* do both
- * and step.  The one-thread pass peeks, sums the record straight from its
- * reader and then steps: no record is carried from one turn of its loop to
- * the next but the two readers.  (All inlined in the loops: per record.) */
-static inline __attribute__((always_inline)) int peek_instr(ntff_iter *it, ntff_qreader **out)
+ * a negative error), *_fill decode what the pass uses of a record, next_* do
+ * both and step (the parallel pass's groups); the one-thread pass reads
+ * blocks (feed_next, below).  (All inlined in the loops: per record.) */
+
+/* Whether a raw record passes its table's checks (ntff_priv.h). */
+static inline __attribute__((always_inline)) int rec_ok(const ntff_scan *s, const uint8_t *rec, const int dma)
+{
+	if (dma) {
+		nxp_ntff_dma_note n;
+		ntff_decode_dma(rec, &n);
+		return ntff_dma_ok(s->p, &n);
+	}
+	nxp_ntff_instruction_note n;
+	ntff_decode_instruction(rec, &n);
+	return ntff_instruction_ok(&n);
+}
+
+static inline __attribute__((always_inline)) int peek(ntff_iter *it, ntff_qreader **out, const int dma)
 {
 	ntff_scan *s = &it->s;
 	if (s->failed)
 		return s->err.code;
 	ntff_qreader *qr;
 	while ((qr = ntff_iter_peek(it))) {
-		nxp_ntff_instruction_note n;
-		ntff_decode_instruction(qr->rec, &n);
-		if (ntff_instruction_ok(&n)) {
+		if (rec_ok(s, qr->rec, dma)) {
 			*out = qr;
 			return NXP_OK;
 		}
@@ -778,8 +789,7 @@ static inline __attribute__((always_inline)) int peek_instr(ntff_iter *it, ntff_
 	return NXP_END;
 }
 
-static inline __attribute__((always_inline)) void instr_fill_rec(ntff_scan *s, const ntff_queue *q, const uint8_t *rec,
-								   irec *r)
+static inline __attribute__((always_inline)) void instr_fill(ntff_scan *s, const ntff_queue *q, const uint8_t *rec, irec *r)
 {
 	nxp_ntff_instruction_note n;
 	ntff_decode_instruction(rec, &n);
@@ -791,45 +801,18 @@ static inline __attribute__((always_inline)) void instr_fill_rec(ntff_scan *s, c
 	s->stats.unknown_pcs += !r->si;
 }
 
-static inline __attribute__((always_inline)) void instr_fill(ntff_scan *s, const ntff_qreader *qr, irec *r)
-{
-	instr_fill_rec(s, qr->q, qr->rec, r);
-}
-
 static inline __attribute__((always_inline)) int next_instr(ntff_iter *it, irec *r)
 {
 	ntff_qreader *qr = NULL; /* (set when rc is NXP_OK) */
-	int rc = peek_instr(it, &qr);
+	int rc = peek(it, &qr, 0);
 	if (rc)
 		return rc;
-	instr_fill(&it->s, qr, r);
+	instr_fill(&it->s, qr->q, qr->rec, r);
 	(void)ntff_iter_step(it);
 	return NXP_OK;
 }
 
-static inline __attribute__((always_inline)) int peek_dma(ntff_iter *it, ntff_qreader **out)
-{
-	ntff_scan *s = &it->s;
-	if (s->failed)
-		return s->err.code;
-	ntff_qreader *qr;
-	while ((qr = ntff_iter_peek(it))) {
-		nxp_ntff_dma_note n;
-		ntff_decode_dma(qr->rec, &n);
-		if (ntff_dma_ok(s->p, &n)) {
-			*out = qr;
-			return NXP_OK;
-		}
-		ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
-		int rc = ntff_iter_step(it);
-		if (rc < 0)
-			return rc;
-	}
-	return NXP_END;
-}
-
-static inline __attribute__((always_inline)) void dma_fill_rec(const ntff_scan *s, uint32_t qid, const uint8_t *rec,
-								 drec *r)
+static inline __attribute__((always_inline)) void dma_fill(const ntff_scan *s, uint32_t qid, const uint8_t *rec, drec *r)
 {
 	nxp_ntff_dma_note n;
 	ntff_decode_dma(rec, &n);
@@ -844,15 +827,10 @@ static inline __attribute__((always_inline)) void dma_fill_rec(const ntff_scan *
 	r->qid = qid;
 }
 
-static inline __attribute__((always_inline)) void dma_fill(const ntff_scan *s, const ntff_qreader *qr, drec *r)
-{
-	dma_fill_rec(s, qr->qid, qr->rec, r);
-}
-
 /* The one-thread pass reads each table a block at a time (ntff_iter_block:
  * where queues interleave record by record, merged in bulk instead of one
  * tree replay a record), or a run where no block can be taken; the records
- * and their order are those of peek_* and ntff_iter_step. */
+ * and their order are those of peek() and ntff_iter_step. */
 typedef struct feed {
 	ntff_iter *it;
 	ntff_blk *b;
@@ -874,17 +852,7 @@ static inline __attribute__((always_inline)) int feed_next(feed *f, const int dm
 		while (f->i < f->n) {
 			size_t i = f->i++;
 			const uint8_t *rec = f->run ? f->r.rec + i * f->r.rsize : f->b->rec[i];
-			int ok;
-			if (dma) {
-				nxp_ntff_dma_note n;
-				ntff_decode_dma(rec, &n);
-				ok = ntff_dma_ok(s->p, &n);
-			} else {
-				nxp_ntff_instruction_note n;
-				ntff_decode_instruction(rec, &n);
-				ok = ntff_instruction_ok(&n);
-			}
-			if (ok) {
+			if (rec_ok(s, rec, dma)) {
 				f->rec = rec;
 				f->q = f->run ? f->r.q : f->b->qr[i]->q;
 				f->qid = f->run ? f->r.qid : f->b->qr[i]->qid;
@@ -916,10 +884,10 @@ static inline __attribute__((always_inline)) int feed_next(feed *f, const int dm
 static inline __attribute__((always_inline)) int next_dma(ntff_iter *it, drec *r)
 {
 	ntff_qreader *qr = NULL; /* (set when rc is NXP_OK) */
-	int rc = peek_dma(it, &qr);
+	int rc = peek(it, &qr, 1);
 	if (rc)
 		return rc;
-	dma_fill(&it->s, qr, r);
+	dma_fill(&it->s, qr->qid, qr->rec, r);
 	(void)ntff_iter_step(it);
 	return NXP_OK;
 }
@@ -959,7 +927,7 @@ static inline __attribute__((always_inline)) int main_loop_w(pass *ps, const int
 		/* a record's key is its start tick */
 		if (hd == NXP_END || (hi == NXP_OK && ntff_tick_ns(p, fi.key) <= ntff_tick_ns(p, fd.key))) {
 			irec in;
-			instr_fill_rec(&ii.s, fi.q, fi.rec, &in);
+			instr_fill(&ii.s, fi.q, fi.rec, &in);
 			in.count = cnt && in.si ? &ps->sicnt[fi.qid][in.si - fi.q->si] : NULL;
 			rc = do_instruction(ps, &in, win, 0, cnt);
 			if (rc)
@@ -967,7 +935,7 @@ static inline __attribute__((always_inline)) int main_loop_w(pass *ps, const int
 			hi = feed_next(&fi, 0);
 		} else {
 			drec dp;
-			dma_fill_rec(&id.s, fd.qid, fd.rec, &dp);
+			dma_fill(&id.s, fd.qid, fd.rec, &dp);
 			rc = do_dma(ps, &dp, win, 0);
 			if (rc)
 				goto out;
