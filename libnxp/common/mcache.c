@@ -56,29 +56,27 @@ static void drop(nxp_mcache *c, int i)
 	c->cap[i] = c->cap[c->n];
 }
 
-/* The smallest kept block that serves `want` bytes, or -1. */
-static int take(const nxp_mcache *c, size_t want)
+/* The smallest kept block that serves `want` bytes, taken out (*cap: its
+ * size), or NULL. */
+static void *take(nxp_mcache *c, size_t want, size_t *cap)
 {
 	int best = -1;
 	if (c && want >= MC_MIN)
 		for (int i = 0; i < c->n; i++)
 			if (c->cap[i] >= want && c->cap[i] / MC_FIT <= want && (best < 0 || c->cap[i] < c->cap[best]))
 				best = i;
-	return best;
+	if (best < 0)
+		return NULL;
+	void *p = c->p[best];
+	*cap = c->cap[best];
+	drop(c, best);
+	return p;
 }
 
 void *nxp__mc_alloc(size_t want, size_t *cap)
 {
-	nxp_mcache *c = mc_cur;
-	int i = take(c, want);
-	if (i >= 0) {
-		void *p = c->p[i];
-		*cap = c->cap[i];
-		drop(c, i);
-		return p;
-	}
-	void *p = malloc(want);
-	if (p)
+	void *p = take(mc_cur, want, cap);
+	if (!p && (p = malloc(want)))
 		*cap = want;
 	return p;
 }
@@ -112,16 +110,12 @@ void *nxp__mc_grow(void *p, size_t used, size_t cap, size_t want, size_t *newcap
 {
 	if (!p)
 		return nxp__mc_alloc(want, newcap);
-	int i = take(mc_cur, want);
-	if (i < 0) { /* realloc: a large block grows in place or by mremap, without copying */
-		void *q = realloc(p, want);
-		if (q)
+	void *q = take(mc_cur, want, newcap);
+	if (!q) { /* realloc: a large block grows in place or by mremap, without copying */
+		if ((q = realloc(p, want)))
 			*newcap = want;
 		return q;
 	}
-	void *q = mc_cur->p[i];
-	*newcap = mc_cur->cap[i];
-	drop(mc_cur, i);
 	memcpy(q, p, used < want ? used : want);
 	nxp__mc_free(p, cap);
 	return q;
