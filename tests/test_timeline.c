@@ -332,6 +332,22 @@ static nxp_profile *finish_open(nxp_ntff_writer *w, const char *path)
 	return p;
 }
 
+/* p exported as Chrome JSON to DIR/<stem>.json (its path into json) and as
+ * Perfetto to DIR/<stem>.pftrace: ts[0], ts[1], the two exports' stats. */
+static void export_json_pftrace(nxp_profile *p, const char *stem, char json[512], nxp_timeline_stats ts[2])
+{
+	char pf[512];
+	nxp_timeline_options o;
+	nxp_timeline_options_init(&o);
+	for (int k = 0; k < 2; k++) {
+		o.format = k ? NXP_TIMELINE_PERFETTO : NXP_TIMELINE_CHROME_JSON;
+		char *path = k ? pf : json;
+		snprintf(path, 512, "%s/%s.%s", dir, stem, k ? "pftrace" : "json");
+		ts[k].struct_size = sizeof(ts[k]);
+		ck_assert_int_eq(nxp_profile_export_timeline(p, path, &o, &ts[k], NULL), 0);
+	}
+}
+
 /* Events of phase ph (and name, unless NULL) in a Chrome JSON file. */
 static int64_t count_events(const char *path, const char *ph, const char *name)
 {
@@ -404,23 +420,15 @@ START_TEST(test_bad_records)
 		ck_assert_int_eq(nxp_ntff_writer_semaphore(w, sq, &sn), 0);
 	}
 	nxp_profile *p = finish_open(w, path);
-	nxp_timeline_options o;
-	nxp_timeline_options_init(&o);
-	o.format = NXP_TIMELINE_CHROME_JSON;
-	nxp_timeline_stats ts;
-	ts.struct_size = sizeof(ts);
-	snprintf(out, sizeof(out), "%s/bad.json", dir);
-	ck_assert_int_eq(nxp_profile_export_timeline(p, out, &o, &ts, NULL), 0);
-	ck_assert_int_eq(ts.bad_records, bad);
+	nxp_timeline_stats ts[2];
+	export_json_pftrace(p, "bad", out, ts);
+	ck_assert_int_eq(ts[0].bad_records, bad);
 	ck_assert_int_eq(bad, 1 + 2 + 6 + 1);
-	ck_assert_int_eq(ts.read_errors, 0);
+	ck_assert_int_eq(ts[0].read_errors, 0);
 	ck_assert_int_eq(count_events(out, "X", NULL), 1 + 28 + 24); /* execution, instructions, DMA packets */
 	ck_assert_int_eq(count_events(out, "C", "S[3]"), 29);
 	/* the Perfetto file skips and counts the same */
-	o.format = NXP_TIMELINE_PERFETTO;
-	snprintf(out, sizeof(out), "%s/bad.pftrace", dir);
-	ck_assert_int_eq(nxp_profile_export_timeline(p, out, &o, &ts, NULL), 0);
-	ck_assert_int_eq(ts.bad_records, bad);
+	ck_assert_int_eq(ts[1].bad_records, bad);
 	nxp_profile_close(p);
 }
 END_TEST
@@ -513,21 +521,13 @@ START_TEST(test_interleaved_records)
 		ck_assert_int_gt(cs.bad_records, 3);
 		bad += cs.bad_records;
 	}
-	nxp_timeline_options o;
-	nxp_timeline_options_init(&o);
-	o.format = NXP_TIMELINE_CHROME_JSON;
-	nxp_timeline_stats ts;
-	ts.struct_size = sizeof(ts);
-	snprintf(out, sizeof(out), "%s/mix.json", dir);
-	ck_assert_int_eq(nxp_profile_export_timeline(p, out, &o, &ts, NULL), 0);
-	ck_assert_int_eq(ts.bad_records, bad);
-	ck_assert_int_eq(ts.read_errors, 0);
+	nxp_timeline_stats ts[2];
+	export_json_pftrace(p, "mix", out, ts);
+	ck_assert_int_eq(ts[0].bad_records, bad);
+	ck_assert_int_eq(ts[0].read_errors, 0);
 	/* the execution, then every good instruction and DMA packet */
 	ck_assert_int_eq(count_events(out, "X", NULL), 1 + good);
-	o.format = NXP_TIMELINE_PERFETTO;
-	snprintf(out, sizeof(out), "%s/mix.pftrace", dir);
-	ck_assert_int_eq(nxp_profile_export_timeline(p, out, &o, &ts, NULL), 0);
-	ck_assert_int_eq(ts.bad_records, bad);
+	ck_assert_int_eq(ts[1].bad_records, bad);
 	nxp_profile_close(p);
 }
 END_TEST
