@@ -5,14 +5,19 @@
  * An instruction is busy over [start + evt_wait, end] (semaphore waits
  * excluded); a DMA packet over [start, end].  Records that fail their table's
  * checks (ntff_priv.h, the same as the Instruction and DmaPacket cursors) are
- * not busy and are counted as bad at their own offset.  Each source merges
- * the records of its queues in start order (a k-way merge over the pcore's
- * queues of the engine, or of DMA); the busy-interval engine
+ * not busy and are counted as bad at their own offset.  An engine's source
+ * merges the records of its queues in start order (a k-way merge over the
+ * pcore's queues of the engine); the busy-interval engine
  * (common/intervals.h) holds a busy span until the merged stream's next start
  * passes its busy start (no later record can begin before it) and merges the
- * spans into runs.  Each source keeps one finished run; the cursor emits the
- * finished run with the smallest start.  Memory: O(sources + instructions that
- * overlap the current time), never O(trace). */
+ * spans into runs.  A DMA source first joins each queue's packets into that
+ * queue's runs (packets come in start order on a queue; a queue's run ends
+ * at a packet that starts after every earlier one has ended), then merges the
+ * queues' runs by start: the union is the same as that of the packets merged
+ * one by one, for a k-way step per queue run instead of per packet.  Each
+ * source keeps one finished run; the cursor emits the finished run with the
+ * smallest start.  Memory: O(sources + queues + instructions that overlap the
+ * current time), never O(trace). */
 #include "intervals.h"
 #include "ntff_priv.h"
 #include "status.h"
@@ -20,8 +25,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A DMA queue's run in progress (ticks), read ahead on its reader. */
+typedef struct at_qrun {
+	ntff_qreader *qr;
+	int open;
+	int64_t lo, hi;
+} at_qrun;
+
 typedef struct at_source {
-	ntff_merge m;
+	ntff_merge m;        /* an engine's queues */
+	at_qrun *qrun;       /* DMA: its queues and their runs */
+	size_t nqrun;
 	nxp_reorder reorder; /* busy spans read but not yet merged */
 	nxp_runs runs;       /* the run in progress */
 	int32_t engine;      /* nxp_engine, -1 = DMA */
@@ -56,6 +70,7 @@ static void at_close(void *state)
 	for (size_t i = 0; i < at->n; i++) {
 		ntff_merge_free(&at->src[i].m);
 		nxp_reorder_free(&at->src[i].reorder);
+		free(at->src[i].qrun);
 	}
 	free(at->src);
 	free(at);
@@ -97,7 +112,8 @@ static int at_open(void **state, ntff_scan *s)
 			const ntff_queue *q = s->qr[j].q;
 			k += engine_of(q) == at->src[i].engine && q->pcore == at->src[i].pcore;
 		}
-		if (ntff_merge_init(&at->src[i].m, k))
+		if (at->src[i].engine < 0 ? !(at->src[i].qrun = calloc(k ? k : 1, sizeof(at_qrun)))
+					  : ntff_merge_init(&at->src[i].m, k) != NXP_OK)
 			return NXP_E_NOMEM;
 	}
 	return NXP_OK;
@@ -109,70 +125,96 @@ static void at_reset(void *state, ntff_scan *s)
 	for (size_t i = 0; i < at->n; i++) {
 		at_source *src = &at->src[i];
 		ntff_merge_clear(&src->m);
+		src->nqrun = 0;
 		nxp_reorder_clear(&src->reorder);
 		src->runs.open = 0;
 		src->has_pend = src->done = 0;
 	}
 	for (size_t j = 0; j < s->nqr; j++) {
 		ntff_qreader *qr = &s->qr[j];
-		if (!qr->done)
-			ntff_merge_add(&source_for(at, engine_of(qr->q), qr->q->pcore)->m, qr);
+		if (qr->done)
+			continue;
+		at_source *src = source_for(at, engine_of(qr->q), qr->q->pcore);
+		if (src->engine < 0)
+			src->qrun[src->nqrun++] = (at_qrun){qr, 0, 0, 0};
+		else
+			ntff_merge_add(&src->m, qr);
 	}
 	for (size_t i = 0; i < at->n; i++)
-		ntff_merge_build(&at->src[i].m);
+		if (at->src[i].engine >= 0)
+			ntff_merge_build(&at->src[i].m);
 }
 
-/* The busy span of the source's next record: 1 and [*lo, *hi) when it is
- * busy; 0 when it is all wait or bad (counted). */
-static int busy_of(ntff_scan *s, const at_source *src, const ntff_qreader *qr, int64_t *lo, int64_t *hi)
+/* The busy span of an engine source's next instruction: 1 and [*lo, *hi)
+ * when it is busy; 0 when it is all wait or bad (counted). */
+static int busy_of(ntff_scan *s, const ntff_qreader *qr, int64_t *lo, int64_t *hi)
 {
-	uint64_t start, wait = 0, end;
-	if (src->engine >= 0) {
-		nxp_ntff_instruction_note n;
-		ntff_decode_instruction(qr->rec, &n);
-		if (!ntff_instruction_ok(&n))
-			goto bad;
-		start = n.start_tick;
-		end = n.end_tick;
-		wait = n.wait_ticks;
-	} else {
-		nxp_ntff_dma_note n;
-		ntff_decode_dma(qr->rec, &n);
-		if (!ntff_dma_ok(s->p, &n))
-			goto bad;
-		start = n.start_tick;
-		end = n.end_tick;
+	nxp_ntff_instruction_note n;
+	ntff_decode_instruction(qr->rec, &n);
+	if (!ntff_instruction_ok(&n)) {
+		ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
+		return 0;
 	}
 	/* checked: start <= end <= INT64_MAX */
-	*hi = (int64_t)end;
-	return nxp_busy_span((int64_t)start, (int64_t)wait, (int64_t)end, lo);
-bad:
-	ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
-	return 0;
+	*hi = (int64_t)n.end_tick;
+	return nxp_busy_span((int64_t)n.start_tick, (int64_t)n.wait_ticks, (int64_t)n.end_tick, lo);
 }
 
-/* pull for DMA: a packet's busy span starts at its start, the merge's key,
- * so spans come in start order and go straight into the runs (the reorder
- * buffer stays empty: the general loop would pop nothing and push nothing). */
+/* The queue's next run into r (r->open), read on its reader up to the
+ * first packet that starts after the run's end (left for the next run), the
+ * window's end or the queue's end (r->open stays 0: no run left).  Packets
+ * with no duration are not busy; bad ones are counted. */
+static int qrun_fill(ntff_scan *s, at_qrun *r)
+{
+	ntff_qreader *qr = r->qr;
+	const nxp_profile *p = s->p;
+	while (!qr->done && qr->key < s->to_tick) {
+		nxp_ntff_dma_note n;
+		ntff_decode_dma(qr->rec, &n);
+		if (!ntff_dma_ok(p, &n)) {
+			ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
+		} else if (n.end_tick > n.start_tick) { /* checked: start < end <= INT64_MAX */
+			int64_t lo = (int64_t)n.start_tick, hi = (int64_t)n.end_tick;
+			if (!r->open) {
+				r->lo = lo, r->hi = hi, r->open = 1;
+			} else if (lo <= r->hi) { /* nxp_runs_add's rule: overlapping or touching */
+				if (hi > r->hi)
+					r->hi = hi;
+			} else {
+				return NXP_OK;
+			}
+		}
+		int rc = ntff_qreader_next(s, qr);
+		if (rc < 0)
+			return rc;
+	}
+	return NXP_OK;
+}
+
+/* pull for DMA: the queues' runs, smallest start first, joined into the
+ * source's runs (a queue's run starts after its previous one ended, so the
+ * runs come in start order). */
 static int pull_dma(ntff_scan *s, at_source *src)
 {
-	const nxp_profile *p = s->p;
 	while (!src->has_pend) {
-		ntff_qreader *qr = ntff_merge_top(&src->m);
-		if (!qr || qr->key >= s->to_tick) {
+		at_qrun *best = NULL;
+		for (size_t j = 0; j < src->nqrun; j++) {
+			at_qrun *r = &src->qrun[j];
+			if (!r->open) {
+				int rc = qrun_fill(s, r);
+				if (rc < 0)
+					return rc;
+			}
+			if (r->open && (!best || r->lo < best->lo))
+				best = r;
+		}
+		if (!best) {
 			src->has_pend = nxp_runs_flush(&src->runs, &src->pend);
 			src->done = 1;
 			break;
 		}
-		nxp_ntff_dma_note n;
-		ntff_decode_dma(qr->rec, &n);
-		if (!ntff_dma_ok(p, &n))
-			ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
-		else if (n.end_tick > n.start_tick) /* nxp_busy_span with no wait */
-			src->has_pend = nxp_runs_add(&src->runs, (int64_t)n.start_tick, (int64_t)n.end_tick, &src->pend);
-		int rc = ntff_merge_advance_top(s, &src->m);
-		if (rc < 0)
-			return rc;
+		src->has_pend = nxp_runs_add(&src->runs, best->lo, best->hi, &src->pend);
+		best->open = 0;
 	}
 	return NXP_OK;
 }
@@ -197,12 +239,12 @@ static int pull(ntff_scan *s, at_source *src)
 			break;
 		}
 		int64_t lo, hi;
-		if (busy_of(s, src, qr, &lo, &hi)) {
+		if (busy_of(s, qr, &lo, &hi)) {
 			nxp_span sp = {lo, hi, {0, 0}};
 			/* Every buffered span starts after `limit` (the pops above
-			 * stopped there); a span starting at or before it — no wait,
-			 * every DMA packet — would be the next pop: it joins the run
-			 * now, without the trip through the buffer. */
+			 * stopped there); a span starting at or before it (no wait)
+			 * would be the next pop: it joins the run now, without the
+			 * trip through the buffer. */
 			if (lo <= limit)
 				src->has_pend = nxp_runs_add(&src->runs, lo, hi, &src->pend);
 			else if (nxp_reorder_push(&src->reorder, &sp, &v) < 0)

@@ -270,16 +270,29 @@ static inline void ntff_merge_sift_top(ntff_merge *m)
 }
 /* The top reader's next record through its reader (sections, bad keys). */
 int ntff_merge_advance_slow(ntff_scan *s, ntff_merge *m);
-/* Advance the top reader and restore the order: 0 or a negative error. */
-static inline int ntff_merge_advance_top(ntff_scan *s, ntff_merge *m)
+/* The common case of ntff_qreader_advance: the next record of the loaded
+ * section, in order.  1 when the reader moved there; 0 (reader unchanged)
+ * when it takes ntff_qreader_advance (a section's end, a key out of order). */
+static inline int ntff_qreader_step_in_section(ntff_qreader *qr)
 {
-	ntff_qreader *qr = m->top;
 	const uint8_t *next = qr->rec + qr->rsize;
 	uint64_t k;
 	if (next < qr->end && ntff_key_in_order(qr, k = ntff_record_key(next))) {
-		/* the common case: the next record of the loaded section, in order */
 		qr->rec = next;
 		qr->key = qr->last_key = k;
+		return 1;
+	}
+	return 0;
+}
+/* ntff_qreader_advance, the common case inlined: 0 or a negative error. */
+static inline int ntff_qreader_next(ntff_scan *s, ntff_qreader *qr)
+{
+	return ntff_qreader_step_in_section(qr) ? NXP_OK : ntff_qreader_advance(s, qr);
+}
+/* Advance the top reader and restore the order: 0 or a negative error. */
+static inline int ntff_merge_advance_top(ntff_scan *s, ntff_merge *m)
+{
+	if (ntff_qreader_step_in_section(m->top)) {
 		ntff_merge_sift_top(m);
 		return NXP_OK;
 	}
