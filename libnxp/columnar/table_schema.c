@@ -25,7 +25,7 @@ static const nxc_col instruction_cols[] = {
 	C("engine", NXC_DICT, 1, 0, NXS_STR, NXN_NEVER, 0, I, engine, "", "engine name: tensor, vector, scalar, gpsimd, sync"),
 	C("pcore_idx", NXC_I64, 0, 0, NXS_I64, NXN_NEVER, 0, I, pcore_idx, "", "physical core inside the logical core"),
 	C("opcode", NXC_DICT, 1, 0, NXS_STR, NXN_NEVER, 1, I, opcode, "", "opcode name from the NEFF (\"unknown\" when the pc is not in the NEFF)"),
-	C("operands", NXC_UTF8, 1, 0, NXS_STR, NXN_NEVER, 1, I, operands, "", "operand text from the NEFF (\"\" when the pc is not in the NEFF)"),
+	C("operands", NXC_DICT, 1, 0, NXS_STR, NXN_NEVER, 1, I, operands, "", "operand text from the NEFF (\"\" when the pc is not in the NEFF)"),
 	C("id", NXC_I64, 1, 0, NXS_I64, NXN_NEVER, 0, I, id, "", "row number in the instruction table (time order)"),
 	C("pc", NXC_I64, 1, 0, NXS_I64, NXN_NEVER, 0, I, pc, "", "index of the instruction in its engine's stream"),
 	C("evt_wait_time_ns", NXC_I64, 0, 0, NXS_I64, NXN_NEVER, 0, I, evt_wait_time_ns, NS, "time waiting on semaphores before issue"),
