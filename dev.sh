@@ -14,7 +14,8 @@
 #   ./dev.sh abi      compare the built library's ABI with abi/libnxp.abi (abidiff)
 #   ./dev.sh abi-update   rewrite the baseline (after an intended ABI addition)
 #   ./dev.sh fuzz [SECONDS]   build libFuzzer targets with clang and run each
-#   ./dev.sh bench    build and run the benchmarks (figures printed)
+#   ./dev.sh bench    build and run the benchmarks (figures printed; the
+#                     Parquet one against DuckDB's writer needs npm)
 #   ./dev.sh valgrind run the unit suites under valgrind memcheck
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -225,7 +226,32 @@ cmd_fuzz() {
 cmd_bench() {
 	ensure_packages
 	build build-bench --buildtype=release -Dtests=false
-	for b in build-bench/bench/bench_*; do [ -x "$b" ] && "$b" "$@"; done
+	# one synthetic trace (259 MB) for the benchmarks that take a profile
+	local tmp b fails=0
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/nxp-bench.XXXXXX")
+	trap "rm -rf '$tmp'" EXIT # (expanded now: tmp is local)
+	build-bench/examples/nxp synth --workload mlp --arch trn2 --lnc 2 --seed 1 --instructions 1450000 \
+		-o "$tmp/t" > /dev/null
+	for b in build-bench/bench/bench_*; do
+		# (meson's bench_*.p object folders are not benchmarks)
+		[ -f "$b" ] && [ -x "$b" ] || continue
+		log "${b##*/}"
+		case "${b##*/}" in
+		bench_timeline) "$b" "$tmp/t.neff" "$tmp/t.ntff" --dir "$tmp" || fails=$((fails + 1)) ;;
+		*) "$b" "$@" || fails=$((fails + 1)) ;;
+		esac
+	done
+	# Parquet writing vs DuckDB's writer (node, @duckdb/node-api from npm)
+	install_js_readers build-bench
+	if [ -d build-bench/js/node_modules/@duckdb/node-api ]; then
+		log "bench_parquet_peer"
+		cp bench/bench_parquet_peer.mjs build-bench/js/
+		node build-bench/js/bench_parquet_peer.mjs --nxp build-bench/examples/nxp \
+			--neff "$tmp/t.neff" --ntff "$tmp/t.ntff" || fails=$((fails + 1))
+	else
+		log "bench_parquet_peer skipped: no DuckDB package (npm ci into build-bench/js failed)"
+	fi
+	[ "$fails" -eq 0 ] || { log "$fails benchmark(s) failed"; return 1; }
 }
 
 cmd_valgrind() {
