@@ -83,6 +83,34 @@ node "$jsdir/capture_check.mjs" "$tmp/capout" "$tmp/per" $names
 # existing partitions are refused without --force, replaced with it
 if "$nxp" export --capture "$tmp/cap" -o "$tmp/capout" --quiet 2>/dev/null; then fail "capture export over existing files"; fi
 "$nxp" export --capture "$tmp/cap" -o "$tmp/capout" --quiet --force || fail "capture export --force"
+# --system FILE: each file fills the tables of its kind (by its name), the
+# others have no rows; together they are the process directory's export
+pdir=$(ls -d "$tmp"/cap/*/ | head -n 1)
+"$nxp" export --system "$pdir" -o "$tmp/sys/dir" --quiet || fail "export --system DIR"
+for f in ntrace.pb trace.json trace_info.pb cpu_util.pb host_mem.pb; do
+	[ -f "$pdir/$f" ] || fail "the synthetic capture has no $f"
+	"$nxp" export --system "$pdir/$f" -o "$tmp/sys/$f" --quiet 2> "$tmp/sys.err" ||
+		fail "export --system $f: $(cat "$tmp/sys.err")"
+done
+(cd "$jsdir" && node --input-type=module -e "
+import { DuckDBInstance } from '@duckdb/node-api';
+const con = await (await DuckDBInstance.create(':memory:')).connect();
+const n = async (d, t) => Number((await con.runAndReadAll(\`SELECT count(*) FROM read_parquet('$tmp/sys/\${d}/\${t}.parquet')\`)).getRows()[0][0]);
+const own = { 'ntrace.pb': 'SystemProfileEvents', 'trace.json': 'SystemProfileEvents', 'trace_info.pb': 'SystemProfileMetadata',
+              'cpu_util.pb': 'CpuUsage', 'host_mem.pb': 'HostMemUsage' };
+const tables = ['SystemProfileEvents', 'SystemProfileMetadata', 'CpuUsage', 'HostMemUsage'];
+for (const t of tables) {
+  let sum = 0;
+  for (const [f, mine] of Object.entries(own)) {
+    const k = await n(f, t);
+    if (t !== mine && k !== 0) { console.error('FAIL --system', f, 'wrote', k, 'rows of', t); process.exit(1); }
+    sum += k;
+  }
+  const d = await n('dir', t);
+  if (sum !== d || d === 0) { console.error('FAIL', t, ': files', sum, 'rows, directory', d); process.exit(1); }
+}
+console.log('--system FILE: each file its own tables, the sums equal the directory export');
+") || fail "--system FILE tables"
 "$nxp" synth --workload mlp --arch trn2 --lnc 2 --seed 3 --instructions 20000 -o "$tmp/s" --quiet
 for p in "$samples/demo" "$tmp/s"; do
 	name=$(basename "$p")

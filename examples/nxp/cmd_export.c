@@ -16,6 +16,8 @@
 	"  nxp export --capture DIR -o OUT [--tables T,...] [--compression ...] [--force]\n"       \
 	"      [--threads N]\n"                                                                      \
 	"      every table as DIR/<Table>.parquet (Instruction, DmaPacket, ..., SchemaFields);\n"    \
+	"      --system FILE: the tables of the file's kind by its name (ntrace.pb, trace.json:\n"  \
+	"      events; trace_info.pb, cpu_util.pb, host_mem.pb), the others with no rows;\n"       \
 	"      --capture: OUT/<Table>/profile=<NTFF name>/part-0.parquet for every device\n"        \
 	"      profile, OUT/<Table>/part-0.parquet for the system tables (Hive partitions);\n"      \
 	"      --tables: names, 'default' (every table but Flow: what no --tables writes),\n"       \
@@ -167,6 +169,6 @@ int cmd_export(int argc, char **argv)
 	free(tcopy);
 	free(tlist);
 	if (rc)
-		return cli_error("export", &st);
+		return cli_error_output("export", &st);
 	return 0;
 }

@@ -71,7 +71,12 @@ NXP_API int nxp_profile_open_table(struct ArrowArrayStream *out, nxp_profile *p,
  * Open an Arrow stream over a system table (SystemProfileEvents,
  * SystemProfileMetadata, CpuUsage, HostMemUsage) read from `path`: one file, or
  * a capture directory (every file of the table's kind under it, as
- * nxp_capture_open() finds them).  "SchemaFields" is accepted too.  Options as
+ * nxp_capture_open() finds them).  A single file is of the kind its name says,
+ * as in a capture (ntrace.pb and *trace.json[.gz]: SystemProfileEvents;
+ * trace_info.pb: SystemProfileMetadata; cpu_util.pb: CpuUsage; host_mem.pb:
+ * HostMemUsage; another name is read as events, ntrace.pb or trace.json by
+ * content); the tables of the other kinds have no rows from it.  Since 0.2
+ *.  "SchemaFields" is accepted too.  Options as
  * nxp_profile_open_table(); the time window applies to the event start and
  * sample times, pcore_idx to SystemProfileEvents.  Since 0.2.
  * Errors: NXP_E_INVAL (unknown or device table, unknown column, bad options),

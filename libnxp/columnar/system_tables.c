@@ -2,15 +2,20 @@
 /* System tables, from a system-profile path (a file or a capture directory):
  * SystemProfileEvents (nxp_system_events_open_path), CpuUsage and
  * HostMemUsage (every cpu_util.pb / host_mem.pb, streamed), and
- * SystemProfileMetadata (one row per trace_info.pb). */
+ * SystemProfileMetadata (one row per trace_info.pb).  A single file fills
+ * the tables of its kind, known by its name as in a capture (sys_kind_of_name;
+ * a name of no kind is read as events, ntrace.pb or trace.json by content);
+ * the other tables have no rows. */
 #include "columnar_priv.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "status.h"
+#include "system_priv.h"
 
 #define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define NS "nanoseconds"
@@ -70,13 +75,23 @@ static int files_add(sys_files *f, const char *path, const char *inst)
 	return 0;
 }
 
+/* The kind of a single file at `path` by its name (0: a name of no kind). */
+static int file_kind_of(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return sys_kind_of_name(b ? b + 1 : path);
+}
+
 static int files_find(sys_files *f, const char *path, int kind, nxp_status *st)
 {
 	struct stat sb;
 	if (stat(path, &sb) != 0)
-		return nxp__error_set(st, NXP_E_IO, -1, "%s: cannot stat", path);
-	if (!S_ISDIR(sb.st_mode))
+		return nxp__error_set(st, NXP_E_IO, -1, "%s: cannot stat: %s", path, strerror(errno));
+	if (!S_ISDIR(sb.st_mode)) {
+		if (file_kind_of(path) != kind)
+			return 0; /* another kind's file: no rows here */
 		return files_add(f, path, NULL) ? nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory") : 0;
+	}
 	nxp_capture *c;
 	int rc = nxp_capture_open(&c, path, st);
 	if (rc)
@@ -171,9 +186,23 @@ static int64_t ev_fill(nxc_stream *s, int64_t max)
 	return b->rows;
 }
 
+static int64_t no_rows(nxc_stream *s, int64_t max)
+{
+	(void)s, (void)max;
+	return 0;
+}
+
 static int ev_open(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *st)
 {
 	(void)p;
+	struct stat sb;
+	if (stat(path, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+		int k = file_kind_of(path);
+		if (k && k != NXP_SYSFILE_NTRACE && k != NXP_SYSFILE_TRACE_JSON) {
+			s->fill = no_rows; /* trace_info.pb, cpu_util.pb, ...: no events */
+			return 0;
+		}
+	}
 	nxp_system_events *c;
 	int rc = nxp_system_events_open_path(&c, path, NULL, st);
 	if (rc)

@@ -67,7 +67,7 @@ static int ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
-static int classify(const char *base)
+int sys_kind_of_name(const char *base)
 {
 	if (!strcmp(base, "ntrace.pb"))
 		return NXP_SYSFILE_NTRACE;
@@ -214,7 +214,7 @@ static int walk(nxp_capture *c, const char *dir, int depth, nxp_status *st)
 		if (lstat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
 			rc = walk(c, path, depth + 1, st);
 		} else if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
-			int kind = classify(e->d_name);
+			int kind = sys_kind_of_name(e->d_name);
 			if (kind) {
 				rc = add_file(c, path, dir, e->d_name, kind, (int64_t)sb.st_size);
 				if (rc == NXP_E_LIMIT)

@@ -130,4 +130,9 @@ int sys_events_open_files(nxp_system_events **out, const char *const *paths, con
 /* Fill an ISO-8601 UTC string for Unix ns (out >= 40 bytes). */
 void sys_iso_time(int64_t ns, char *out, size_t size);
 
+/* The NXP_SYSFILE_* kind a capture's file name stands for (the reference
+ * tool's names: ntrace.pb, trace_info.pb, cpu_util.pb, host_mem.pb,
+ * *trace.json[.gz], *.neff, *.ntff), 0 for another name.  `base` has no '/'. */
+int sys_kind_of_name(const char *base);
+
 #endif
