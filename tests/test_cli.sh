@@ -74,6 +74,21 @@ refused 1 '^nxp summary: error: text\.ntff: ' summary demo.neff text.ntff
 refused 1 '^nxp capture: error: demo\.neff is a NEFF, not a capture directory' capture demo.neff
 refused 1 '^nxp capture: error: nosuch: No such file or directory$' capture nosuch
 
+# Past the first look, the library's message names the file it is about.
+head -c 2000 demo.ntff > cut.ntff
+refused 1 '^nxp summary: error: cut\.ntff: .*\(truncated input, byte offset [0-9]+\)$' summary demo.neff cut.ntff
+"$nxp" synth --workload matmul --arch trn2 --seed 9 -o other --quiet
+refused 1 '^nxp summary: error: other\.neff and demo\.ntff: NEFF/NTFF UUID mismatch .*; --allow-mismatch reads them anyway$' \
+	summary other.neff demo.ntff
+ok summary other.neff demo.ntff --allow-mismatch
+# export: an existing file is refused with the way out; a table name typo lists the names
+ok export demo.neff demo.ntff -o tables/ --tables Instruction --quiet
+[ -f tables/Instruction.parquet ] || fail "export -o tables/: $(ls tables)"
+refused 1 '^nxp export: error: tables/Instruction\.parquet exists .*; --force replaces existing files$' \
+	export demo.neff demo.ntff -o tables/ --tables Instruction --quiet
+refused 1 '^nxp export: error: unknown table "Instrction" \(default, all, Instruction, DmaPacket, .*SchemaFields\)' \
+	export demo.neff demo.ntff -o tables2 --tables Instrction --quiet
+
 # ---- dump --system: the kind decided before anything is written ------------------
 refused 1 '^nxp dump: error: demo\.neff is a NEFF, not a system profile' dump --system demo.neff
 refused 1 '^nxp dump: error: demo\.ntff is an NTFF trace, not a system profile' dump --system demo.ntff

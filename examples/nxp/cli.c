@@ -6,14 +6,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cli_error(const char *cmd, const nxp_status *st)
+/* cli_error with `hint` (what to do about it) at the end of the line, or none. */
+static int error_hint(const char *cmd, const nxp_status *st, const char *hint)
 {
 	if (st->offset >= 0)
-		fprintf(stderr, "nxp %s: error: %s (%s, byte offset %lld)\n", cmd, st->message, nxp_strerror(st->code),
-			(long long)st->offset);
+		fprintf(stderr, "nxp %s: error: %s (%s, byte offset %lld)%s\n", cmd, st->message, nxp_strerror(st->code),
+			(long long)st->offset, hint);
 	else
-		fprintf(stderr, "nxp %s: error: %s (%s)\n", cmd, st->message, nxp_strerror(st->code));
+		fprintf(stderr, "nxp %s: error: %s (%s)%s\n", cmd, st->message, nxp_strerror(st->code), hint);
 	return 1;
+}
+
+int cli_error(const char *cmd, const nxp_status *st)
+{
+	return error_hint(cmd, st, "");
+}
+
+int cli_error_output(const char *cmd, const nxp_status *st)
+{
+	/* the library's refusal to replace a file (NXP_E_INVAL, "... exists (overwrite not allowed)") */
+	int exists = st->code == NXP_E_INVAL && strstr(st->message, " exists (overwrite not allowed)");
+	return error_hint(cmd, st, exists ? "; --force replaces existing files" : "");
 }
 
 int cli_error_in(const char *cmd, const char *path, const nxp_status *st)
@@ -95,12 +108,8 @@ int cli_open_profile(const char *cmd, nxp_profile **out, const char *neff, const
 	nxp_status_init(&st);
 	if (nxp_profile_open_path(out, neff, ntff, po, &st) == NXP_OK)
 		return 0;
-	/* Name the file whose content was not recognised: the fault is most likely there. */
-	if (kn == NXP_FILE_UNKNOWN && kt != NXP_FILE_UNKNOWN)
-		return cli_error_in(cmd, neff, &st);
-	if (kt == NXP_FILE_UNKNOWN && kn != NXP_FILE_UNKNOWN)
-		return cli_error_in(cmd, ntff, &st);
-	return cli_error(cmd, &st);
+	/* the message names the file (or both) */
+	return error_hint(cmd, &st, st.code == NXP_E_MISMATCH ? "; --allow-mismatch reads them anyway" : "");
 }
 
 int cli_finish_stdout(const char *cmd)

@@ -36,6 +36,9 @@ int cmd_dump_system(int argc, char **argv);
 /* Print "nxp <cmd>: error: <message> (byte offset N)" to stderr; returns exit status 1. */
 int cli_error(const char *cmd, const nxp_status *st);
 /* The same, the message prefixed with "<path>: " (for a library message that does not name the file). */
+/* cli_error for a command that writes files: an existing output refused adds
+ * a line about --force. */
+int cli_error_output(const char *cmd, const nxp_status *st);
 int cli_error_in(const char *cmd, const char *path, const nxp_status *st);
 /* Print "nxp <cmd>: error: <formatted>" to stderr; returns exit status 1. */
 int cli_fail(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);

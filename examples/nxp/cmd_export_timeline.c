@@ -126,7 +126,7 @@ int cmd_export_timeline(int argc, char **argv)
 		memset(&ts, 0, sizeof(ts));
 		ts.struct_size = sizeof(ts);
 		if (nxp_capture_export_timeline(capture, out, &to_opts, &ts, &st))
-			return cli_error("export", &st);
+			return cli_error_output("export", &st);
 		if (ts.truncated)
 			fprintf(stderr, "nxp export: note: --max-events %lld reached in a device profile\n",
 				(long long)to_opts.max_events);
@@ -176,7 +176,7 @@ int cmd_export_timeline(int argc, char **argv)
 	int rc = nxp_profile_export_timeline(p, out, &to_opts, &ts, &st);
 	nxp_profile_close(p);
 	if (rc)
-		return cli_error("export", &st);
+		return cli_error_output("export", &st);
 	if (ts.truncated)
 		fprintf(stderr,
 			"nxp export: note: --max-events %lld reached; %s stops early (narrow the time with "

@@ -92,7 +92,7 @@ int cmd_report(int argc, char **argv)
 			return cli_fail("report", "%s is %s, not a capture directory", capture, nxp_file_kind_name(kind));
 		nxp_capture *c = NULL;
 		if (nxp_capture_open(&c, capture, &st))
-			return cli_error("report", &st);
+			return cli_error_output("report", &st);
 		if (!ro.title) {
 			const char *b = strrchr(capture, '/');
 			ro.title = b && b[1] ? b + 1 : capture;
@@ -107,7 +107,7 @@ int cmd_report(int argc, char **argv)
 		nxp_profile_close(p);
 	}
 	if (rc)
-		return cli_error("report", &st);
+		return cli_error_output("report", &st);
 	if (rs.read_errors || rs.bad_records)
 		fprintf(stderr, "nxp report: warning: the trace is damaged (%d read error(s), %lld record(s) skipped); "
 				"%s shows what could be read\n",

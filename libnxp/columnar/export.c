@@ -57,15 +57,20 @@ typedef struct layout {
 static char *target(const char *dir, const char *name, const layout *lo)
 {
 	size_t n = strlen(dir) + strlen(name) + (lo && lo->partition ? strlen(lo->partition) : 0) + 64;
+	int d = (int)strlen(dir); /* without trailing slashes: "out/" + "/T" is not "out//T" */
+	while (d > 1 && dir[d - 1] == '/')
+		d--;
+	if (d == 1 && dir[0] == '/')
+		d = 0; /* the root: "/T" */
 	char *f = malloc(n);
 	if (!f)
 		return NULL;
 	if (!lo || !lo->hive)
-		snprintf(f, n, "%s/%s.parquet", dir, name);
+		snprintf(f, n, "%.*s/%s.parquet", d, dir, name);
 	else if (lo->partition)
-		snprintf(f, n, "%s/%s/profile=%s/part-0.parquet", dir, name, lo->partition);
+		snprintf(f, n, "%.*s/%s/profile=%s/part-0.parquet", d, dir, name, lo->partition);
 	else
-		snprintf(f, n, "%s/%s/part-0.parquet", dir, name);
+		snprintf(f, n, "%.*s/%s/part-0.parquet", d, dir, name);
 	return f;
 }
 
@@ -436,9 +441,17 @@ static int export_tables(nxp_profile *p, const char *path, const char *dir, cons
 			continue;
 		}
 		const nxc_table *t = nxc_find_table(name);
-		if (!t || (!want_table(t, system) && !(lo && lo->hive && want_table(t, !system))))
-			return nxp__error_set(st, NXP_E_INVAL, -1, "unknown %s table \"%s\"", system ? "system" : "profile",
-					      name);
+		if (!t || (!want_table(t, system) && !(lo && lo->hive && want_table(t, !system)))) {
+			/* the names it could be, so that a typo is one look away */
+			char names[1024];
+			size_t k = 0;
+			names[0] = 0;
+			for (int j = 0; nxc_tables[j] && k < sizeof(names); j++)
+				if (want_table(nxc_tables[j], system) || (lo && lo->hive))
+					k += (size_t)snprintf(names + k, sizeof(names) - k, "%s%s", k ? ", " : "",
+							      nxc_tables[j]->name);
+			return nxp__error_set(st, NXP_E_INVAL, -1, "unknown table \"%s\" (default, all, %s)", name, names);
+		}
 		if (!want_table(t, system) || (skip_schema && t->kind == NXC_KIND_SCHEMA))
 			continue; /* a capture's other half */
 		if (add_table(list, &n, t))

@@ -601,14 +601,19 @@ nomem:
 	return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 }
 
-int nxp_profile_open(nxp_profile **out, nxp_source *neff, nxp_source *ntff, const nxp_profile_options *opts,
-		     nxp_status *st)
+/* Which input an open failed on, for nxp_profile_open_path's message. */
+enum { IN_NONE, IN_NEFF, IN_NTFF, IN_BOTH };
+
+static int profile_open(nxp_profile **out, nxp_source *neff, nxp_source *ntff, const nxp_profile_options *opts,
+			nxp_status *st, int *culprit)
 {
+	*culprit = IN_NONE;
 	if (!out || !neff || !ntff)
 		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_open: NULL argument");
 	*out = NULL;
 	if (opts && !nxp__struct_size_ok(opts, offsetof(nxp_profile_options, max_section_size) + sizeof(uint64_t)))
 		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_open: short options struct");
+	*culprit = IN_NTFF;
 	if (!nxp_source_seekable(ntff))
 		return nxp__error_set(st, NXP_E_UNSUPPORTED, -1,
 				"nxp_profile_open: the NTFF source must be seekable (the reader seeks by its index)");
@@ -629,9 +634,11 @@ int nxp_profile_open(nxp_profile **out, nxp_source *neff, nxp_source *ntff, cons
 	if (p->max_section > SIZE_MAX / 2)
 		p->max_section = SIZE_MAX / 2;
 
+	*culprit = IN_NEFF;
 	int rc = nxp_neff_open(&p->neff, neff, opts ? opts->neff : NULL, st);
 	if (rc)
 		goto fail;
+	*culprit = IN_NTFF;
 	uint8_t hb[NTFF_FILE_HEADER_SIZE];
 	size_t got;
 	size_t want = p->file_size < sizeof(hb) ? (size_t)p->file_size : sizeof(hb);
@@ -652,6 +659,7 @@ int nxp_profile_open(nxp_profile **out, nxp_source *neff, nxp_source *ntff, cons
 		goto fail;
 	}
 	if (memcmp(nh.uuid, p->hdr.neff_uuid, 16) != 0 && !(p->flags & NXP_PROFILE_ALLOW_MISMATCH)) {
+		*culprit = IN_BOTH;
 		char a[33], b[33];
 		nxp_hex(nh.uuid, 16, a);
 		nxp_hex(p->hdr.neff_uuid, 16, b);
@@ -659,15 +667,42 @@ int nxp_profile_open(nxp_profile **out, nxp_source *neff, nxp_source *ntff, cons
 			      "NEFF/NTFF UUID mismatch (files from different compilations): NEFF %s, NTFF %s", a, b);
 		goto fail;
 	}
+	*culprit = IN_NTFF;
 	if ((rc = locate_and_load(p, st)) != 0)
 		goto fail;
 	if ((rc = fill_metadata(p, st)) != 0)
 		goto fail;
+	*culprit = IN_NONE;
 	*out = p;
 	return NXP_OK;
 fail:
 	nxp_profile_close(p);
 	return rc;
+}
+
+int nxp_profile_open(nxp_profile **out, nxp_source *neff, nxp_source *ntff, const nxp_profile_options *opts,
+		     nxp_status *st)
+{
+	int culprit;
+	return profile_open(out, neff, ntff, opts, st, &culprit);
+}
+
+/* The open's error `in` with the file it concerns named first (and, where
+ * that file is of the other kind, said so: arguments swapped). */
+static int named_error(nxp_status *st, const nxp_status *in, int culprit, const char *neff_path,
+		       const char *ntff_path)
+{
+	if (culprit == IN_BOTH)
+		return nxp__error_set(st, in->code, in->offset, "%s and %s: %s", neff_path, ntff_path, in->message);
+	const char *path = culprit == IN_NEFF ? neff_path : ntff_path;
+	int want = culprit == IN_NEFF ? NXP_FILE_NEFF : NXP_FILE_NTFF, other = culprit == IN_NEFF ? NXP_FILE_NTFF : NXP_FILE_NEFF;
+	int kind = NXP_FILE_UNKNOWN;
+	nxp_status ks;
+	nxp_status_init(&ks);
+	if (nxp_file_kind_detect(path, &kind, &ks) == NXP_OK && kind == other)
+		return nxp__error_set(st, in->code, in->offset, "%s is %s, not %s (arguments swapped? the NEFF comes first): %s",
+				      path, nxp_file_kind_name(kind), nxp_file_kind_name(want), in->message);
+	return nxp__error_set(st, in->code, in->offset, "%s: %s", path, in->message);
 }
 
 int nxp_profile_open_path(nxp_profile **out, const char *neff_path, const char *ntff_path,
@@ -677,11 +712,19 @@ int nxp_profile_open_path(nxp_profile **out, const char *neff_path, const char *
 		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_open_path: NULL argument");
 	*out = NULL;
 	nxp_source *a = NULL, *b = NULL;
-	int rc = nxp_source_open_path(&a, neff_path, st);
+	int rc = nxp_source_open_path(&a, neff_path, st); /* (its messages name the path) */
 	if (!rc)
 		rc = nxp_source_open_path(&b, ntff_path, st);
-	if (!rc)
-		rc = nxp_profile_open(out, a, b, opts, st);
+	if (!rc) {
+		nxp_status in;
+		nxp_status_init(&in);
+		int culprit;
+		rc = profile_open(out, a, b, opts, &in, &culprit);
+		if (rc && culprit != IN_NONE)
+			named_error(st, &in, culprit, neff_path, ntff_path);
+		else if (rc)
+			nxp_status_copy(st, &in);
+	}
 	if (rc) {
 		nxp_source_close(a);
 		nxp_source_close(b);
