@@ -250,7 +250,9 @@ ok --help
 for want in 'nxp info NEFF \[NTFF\]' 'nxp summary NEFF NTFF' 'nxp dump NEFF NTFF' 'nxp dump --system' \
 	'nxp capture DIR' 'nxp synth .*-o PREFIX' 'nxp synth .*--capture DIR' 'active_time' '--pcore' '--queue' \
 	'--engine' '--from' '--to' '--limit' '--allow-mismatch' '--arch trn1' '--format csv\|jsonl' '--json' \
-	'--verify' '--ranks' '--force' '--lnc' '--instructions' '--executions' '--compress' '--quiet' '--version'; do
+	'--verify' '--ranks' '--force' '--lnc' '--instructions' '--executions' '--compress' '--quiet' '--version' \
+	'nxp export NEFF NTFF -o DIR' '--tables' '--compression' '--threads' '--system DIR|FILE' '--capture DIR' \
+	'--format perfetto|chrome-json' '--max-events' '--no-flows' '--combined' '--execution N' '--window'; do
 	grep -q -- "$want" out || fail "nxp --help does not mention '$want'"
 done
 

@@ -12,11 +12,12 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{"info", cmd_info,
-	 "info NEFF [NTFF] [--json] [--verify]\n"
+	 "info NEFF [NTFF] [--json] [--verify] [--allow-mismatch]\n"
 	 "      header, subgraphs, tensors, DMA queues, instruction counts; with the NTFF,\n"
 	 "      also the trace's first and last timestamps"},
 	{"summary", cmd_summary,
-	 "summary NEFF NTFF [--json] [--arch trn1|inf2|trn2|trn3] [--allow-mismatch]\n"
+	 "summary NEFF NTFF [--json] [--arch trn1|inf2|trn2|trn3] [--allow-mismatch] [--threads N]\n"
+	 "      [--from T] [--to T] [--execution N] [--pcore N]\n"
 	 "      summary metrics (MFU, HFU, MBU, engine active time, DMA, throttling) and the\n"
 	 "      trace's first and last timestamps"},
 	{"dump", cmd_dump,
@@ -28,9 +29,14 @@ static const struct {
 	 "  nxp dump --system DIR|ntrace.pb|trace.json[.gz] [--format csv|jsonl] [--limit N]\n"
 	 "      system-profile events (runtime, hardware, framework) in host time"},
 	{"export", cmd_export,
-	 "export NEFF NTFF -o DIR [--tables T,...] [--compression zstd|gzip|none] [--force] [--quiet]\n"
-	 "  nxp export --system DIR|FILE -o DIR ...\n"
-	 "      every table as DIR/<Table>.parquet (Instruction, DmaPacket, ..., SchemaFields)"},
+	 "export NEFF NTFF -o DIR [--tables T,...] [--compression zstd|gzip|none] [--threads N]\n"
+	 "      [--force] [--quiet] [--allow-mismatch]\n"
+	 "  nxp export --system DIR|FILE -o DIR ...  |  nxp export --capture DIR -o OUT ...\n"
+	 "      every table as DIR/<Table>.parquet (Instruction, DmaPacket, ..., SchemaFields)\n"
+	 "  nxp export NEFF NTFF --format perfetto|chrome-json -o FILE [--from T] [--to T]\n"
+	 "      [--engine E] [--execution N] [--max-events N] [--window NS] [--no-flows] [--compress]\n"
+	 "  nxp export --capture DIR --format perfetto -o OUTDIR [--combined] [--no-flows] [--compress]\n"
+	 "      a timeline for ui.perfetto.dev or chrome://tracing (nxp export --format perfetto --help)"},
 	{"report", cmd_report,
 	 "report NEFF NTFF -o FILE.html [--title T] [--columns N] [--arch A] [--no-analysis] [--force]\n"
 	 "  nxp report --capture DIR -o FILE.html [...]\n"
@@ -42,7 +48,7 @@ static const struct {
 	 "insights NEFF NTFF [--json] [--arch A] [--allow-mismatch]\n"
 	 "      rule-based findings (doc/insights.md), most severe first"},
 	{"compare", cmd_compare,
-	 "compare CAPTURE_DIR [--json] [--arch A]\n"
+	 "compare CAPTURE_DIR [--json] [--arch A] [--threads N]\n"
 	 "      one row per device profile of a capture, slowest first, and the straggler"},
 	{"capture", cmd_capture,
 	 "capture DIR\n"
