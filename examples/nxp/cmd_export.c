@@ -163,6 +163,15 @@ int cmd_export(int argc, char **argv)
 					"nxp export: %lld damaged record%s and %lld section%s skipped "
 					"(see Warning.parquet or `nxp dump`)\n",
 					(long long)recs, recs == 1 ? "" : "s", (long long)secs, secs == 1 ? "" : "s");
+			/* the TPB start/stop records are read at open, not by a table's pass */
+			nxp_metadata md;
+			md.struct_size = sizeof(md);
+			if (nxp_profile_get_metadata(p, &md) == NXP_OK && md.tpb_damaged > 0)
+				fprintf(stderr,
+					"nxp export: %lld damaged TPB start/stop record%s or section%s skipped: "
+					"tpb_start_ts / tpb_stop_ts may be missing (see Warning.parquet)\n",
+					(long long)md.tpb_damaged, md.tpb_damaged == 1 ? "" : "s",
+					md.tpb_damaged == 1 ? "" : "s");
 		}
 		nxp_profile_close(p);
 	}

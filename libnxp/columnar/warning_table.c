@@ -49,6 +49,17 @@ static void row(nxc_builder *b, const char *msg, const char *cat, const char *ta
 	nxc_end_row(b);
 }
 
+/* The row of a table's records whose pc is not in the NEFF (none when n == 0). */
+static void unknown_pcs_row(nxc_builder *b, const char *table, int64_t n)
+{
+	if (n <= 0)
+		return;
+	char msg[160];
+	snprintf(msg, sizeof(msg), "%s: %lld record%s a pc that is not in the NEFF (%s static columns are null)", table,
+		 (long long)n, n == 1 ? " has" : "s have", n == 1 ? "its" : "their");
+	row(b, msg, "unknown_pcs", table, -1, n);
+}
+
 static const struct {
 	int table;
 	const char *name;
@@ -167,12 +178,7 @@ static int w_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *s
 		if (rc < 0)
 			return nxp__error_set(st, rc, -1, "out of memory");
 		if (rc == 1) {
-			if (unknown_pcs > 0) {
-				snprintf(msg, sizeof(msg),
-					 "%s: %lld records have a pc that is not in the NEFF (their static columns are null)",
-					 walk[t].name, (long long)unknown_pcs);
-				row(b, msg, "unknown_pcs", walk[t].name, -1, unknown_pcs);
-			}
+			unknown_pcs_row(b, walk[t].name, unknown_pcs);
 			if (b->nomem)
 				return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 			continue;
@@ -233,12 +239,7 @@ static int w_rows(nxc_stream *s, nxp_profile *p, const char *path, nxp_status *s
 				 it.s.err.message[0] ? it.s.err.message : nxp_strerror(rc));
 			row(b, msg, "read_error", walk[t].name, it.s.err.offset, 1);
 		}
-		if (unknown_pcs > 0) {
-			snprintf(msg, sizeof(msg),
-				 "%s: %lld records have a pc that is not in the NEFF (their static columns are null)",
-				 walk[t].name, (long long)unknown_pcs);
-			row(b, msg, "unknown_pcs", walk[t].name, -1, unknown_pcs);
-		}
+		unknown_pcs_row(b, walk[t].name, unknown_pcs);
 		ntff_iter_close(&it);
 		if (b->nomem)
 			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
