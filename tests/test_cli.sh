@@ -89,6 +89,21 @@ refused 1 '^nxp export: error: tables/Instruction\.parquet exists .*; --force re
 refused 1 '^nxp export: error: unknown table "Instrction" \(default, all, Instruction, DmaPacket, .*SchemaFields\)' \
 	export demo.neff demo.ntff -o tables2 --tables Instrction --quiet
 
+# A damaged trace: the commands whose output would not show it say it on stderr
+# (exit 0: what could be read is summarised); an intact one says nothing.
+cp demo.ntff dmg.ntff
+size=$(wc -c < dmg.ntff)
+printf '\377\377\377\377\377\377\377\377' | dd of=dmg.ntff bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+for c in summary insights critical-path "info --verify"; do
+	# shellcheck disable=SC2086
+	run $c demo.neff dmg.ntff
+	[ "$rc" -eq 0 ] || fail "nxp $c on a damaged trace: exit $rc ($(cat err))"
+	grep -Eq "^nxp ${c%% *}: warning: damaged trace: [0-9]+ records? and [0-9]+ sections? skipped" err ||
+		fail "nxp $c on a damaged trace: stderr '$(cat err)'"
+	# shellcheck disable=SC2086
+	ok $c demo.neff demo.ntff
+done
+
 # ---- dump --system: the kind decided before anything is written ------------------
 refused 1 '^nxp dump: error: demo\.neff is a NEFF, not a system profile' dump --system demo.neff
 refused 1 '^nxp dump: error: demo\.ntff is an NTFF trace, not a system profile' dump --system demo.ntff

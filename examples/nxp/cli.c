@@ -112,6 +112,62 @@ int cli_open_profile(const char *cmd, nxp_profile **out, const char *neff, const
 	return error_hint(cmd, &st, st.code == NXP_E_MISMATCH ? "; --allow-mismatch reads them anyway" : "");
 }
 
+/* Sum record_count by category over one Warning batch (columns category, record_count). */
+static void count_warnings(const struct ArrowArray *a, int64_t *recs, int64_t *secs, int64_t *tpb)
+{
+	if (a->n_children < 2)
+		return;
+	const struct ArrowArray *cat = a->children[0], *cnt = a->children[1];
+	const struct ArrowArray *d = cat->dictionary;
+	if (!d || cat->n_buffers < 2 || cnt->n_buffers < 2 || d->n_buffers < 3)
+		return;
+	const int32_t *idx = cat->buffers[1], *off = d->buffers[1];
+	const char *chars = d->buffers[2];
+	const int64_t *n = cnt->buffers[1];
+	for (int64_t i = 0; idx && off && chars && n && i < a->length; i++) {
+		int32_t k = idx[i + cat->offset];
+		if (k < 0 || k >= d->length)
+			continue;
+		const char *c = chars + off[k];
+		size_t len = (size_t)(off[k + 1] - off[k]);
+		int64_t v = n[i + cnt->offset];
+		if (len == 15 && !memcmp(c, "skipped_records", 15))
+			*recs += v;
+		else if (len == 16 && !memcmp(c, "skipped_sections", 16))
+			*secs += v;
+		else if (len == 11 && !memcmp(c, "damaged_tpb", 11))
+			*tpb += v;
+	}
+}
+
+int cli_warn_damage(const char *cmd, nxp_profile *p)
+{
+	const char *cols[] = {"category", "record_count", NULL};
+	nxp_table_options o;
+	nxp_table_options_init(&o);
+	o.columns = cols;
+	struct ArrowArrayStream s;
+	nxp_status st;
+	nxp_status_init(&st);
+	if (nxp_profile_open_table(&s, p, "Warning", &o, &st))
+		return 0; /* (the command's own reading said what it could) */
+	int64_t recs = 0, secs = 0, tpb = 0;
+	struct ArrowArray a;
+	while (s.get_next(&s, &a) == 0 && a.release) {
+		count_warnings(&a, &recs, &secs, &tpb);
+		a.release(&a);
+	}
+	s.release(&s);
+	if (!recs && !secs && !tpb)
+		return 0;
+	fprintf(stderr, "nxp %s: warning: damaged trace: %lld record%s and %lld section%s skipped", cmd, (long long)recs,
+		recs == 1 ? "" : "s", (long long)secs, secs == 1 ? "" : "s");
+	if (tpb)
+		fprintf(stderr, ", %lld TPB start/stop record%s", (long long)tpb, tpb == 1 ? "" : "s");
+	fputs(" (nxp dump lists them; nxp export writes them to Warning.parquet)\n", stderr);
+	return 1;
+}
+
 int cli_finish_stdout(const char *cmd)
 {
 	errno = 0;

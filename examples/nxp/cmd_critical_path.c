@@ -151,6 +151,8 @@ int cmd_critical_path(int argc, char **argv)
 	nxp_status_init(&st);
 	nxp_critical_path *cp = NULL;
 	int rc = nxp_profile_critical_path(p, &co, &cp, &st);
+	if (!rc)
+		cli_warn_damage("critical-path", p);
 	nxp_profile_close(p);
 	if (rc)
 		return cli_error_in("critical-path", paths[1], &st);

@@ -11,7 +11,9 @@
 #define USAGE                                                                                         \
 	"nxp info NEFF [NTFF] [--json] [--verify] [--allow-mismatch]\n"                                \
 	"  the NEFF's header, subgraphs, tensors, DMA queues and instruction counts;\n"                 \
-	"  with its NTFF, also the trace's first and last timestamps (ns) and cores"
+	"  with its NTFF, also the trace's first and last timestamps (ns) and cores;\n"               \
+	"  --verify: check the NEFF's payload digest and, with the NTFF, every section and\n"         \
+	"  record (a damaged trace is said on stderr)"
 
 static void json_kv_u64(FILE *f, const char *k, uint64_t v, int comma)
 {
@@ -261,6 +263,8 @@ int cmd_info(int argc, char **argv)
 	} else {
 		print_text(cneff, &h, p ? &md : NULL);
 	}
+	if (!status && verify && p)
+		cli_warn_damage("info", p); /* --verify with the NTFF: every section and record checked */
 	nxp_neff_close(neff);
 	nxp_profile_close(p);
 	return status;

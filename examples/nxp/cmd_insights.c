@@ -117,6 +117,8 @@ int cmd_insights(int argc, char **argv)
 	nxp_status_init(&st);
 	nxp_insights *in = NULL;
 	int rc = nxp_profile_insights(p, arch ? &hw : NULL, &in, &st);
+	if (!rc)
+		cli_warn_damage("insights", p);
 	nxp_profile_close(p);
 	if (rc)
 		return cli_error_in("insights", paths[1], &st);

@@ -104,6 +104,8 @@ int cmd_report(int argc, char **argv)
 		if (cli_open_profile("report", &p, paths[0], paths[1], &po))
 			return 1;
 		rc = nxp_profile_write_report(p, out, &ro, &rs, &st);
+		if (!rc && !rs.read_errors && !rs.bad_records) /* (else the warning below says it) */
+			cli_warn_damage("report", p);
 		nxp_profile_close(p);
 	}
 	if (rc)

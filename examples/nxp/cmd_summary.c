@@ -289,6 +289,8 @@ int cmd_summary(int argc, char **argv)
 	}
 	so.hw = arch ? &hw : NULL;
 	rc = nxp_profile_summarize_opts(p, &so, &s, &st);
+	if (!rc)
+		cli_warn_damage("summary", p); /* the figures leave out what was skipped */
 	nxp_profile_close(p);
 	if (rc)
 		return cli_error("summary", &st);
