@@ -462,6 +462,17 @@ static int64_t nosize_read(void *user, void *buf, size_t len)
 	return (int64_t)n;
 }
 
+/* A payload of zeros (a tar of nothing): said so, at the payload's start. */
+START_TEST(test_zeroed_payload)
+{
+	size_t len;
+	uint8_t *neff = std_neff(NXP_NEFF_WRITE_PLAIN_TAR, 2, &len);
+	memset(neff + 1024, 0, len - 1024);
+	fail_all_ways(neff, len, NULL, NXP_E_FORMAT, "holds none of a NEFF's files", 1024);
+	free(neff);
+}
+END_TEST
+
 START_TEST(test_truncated_payload_unknown_size)
 {
 	size_t len;
@@ -1253,6 +1264,7 @@ int main(void)
 	tcase_add_test(tc, test_header_fields);
 	tcase_add_test(tc, test_header_errors);
 	tcase_add_test(tc, test_truncated_payload_unknown_size);
+	tcase_add_test(tc, test_zeroed_payload);
 	tcase_add_test(tc, test_verify_hash);
 	tcase_add_test(tc, test_foreign_tar_long_names);
 	tcase_add_test(tc, test_unsafe_names);

@@ -439,6 +439,10 @@ static int load_kelf(nxp_neff *n)
 	for (size_t i = 0; i < n->nmembers; i++)
 		if (is_kelf(n->members[i].name) && (!kelf || strcmp(n->members[i].name, kelf->name) < 0))
 			kelf = &n->members[i];
+	if (!kelf && !n->nmembers) /* not one file a NEFF has: the payload itself is not one */
+		return neff_fail(n, NXP_E_FORMAT, NXP_NEFF_HEADER_SIZE,
+				 "the NEFF payload holds none of a NEFF's files (no kelf-*.json, no sgNN/def.json): "
+				 "zeroed or not a NEFF archive");
 	if (!kelf)
 		return neff_fail(n, NXP_E_NOT_FOUND, -1, "the NEFF has no kelf-*.json manifest");
 	json_t *root;
