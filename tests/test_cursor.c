@@ -689,6 +689,43 @@ static size_t naive_active(const world *w, int engine_filter, iv **out)
 	return k;
 }
 
+/* A call refused for its arguments is the cursor's last error (api.md: every
+ * handle keeps its last error); a failed scan's error would win over it. */
+START_TEST(test_misuse_error)
+{
+	fxn_spec s;
+	fxn_spec_default(&s);
+	world w;
+	world_build(&w, &s);
+	fxn_pair o;
+	open_ok(&o, &w, FXN_SRC_MEMORY);
+	nxp_cursor *c;
+	ck_assert_int_eq(nxp_cursor_open(&c, o.p, NXP_TABLE_INSTRUCTION, NULL, NULL), NXP_OK);
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_int_eq(nxp_cursor_error(c, &st), NXP_OK);
+	ck_assert_int_eq(st.code, 0);
+	nxp_instruction r;
+	r.struct_size = 4;
+	ck_assert_int_eq(nxp_cursor_next_instruction(c, &r), NXP_E_INVAL);
+	ck_assert_int_eq(nxp_cursor_error(c, &st), NXP_E_INVAL);
+	ck_assert_ptr_nonnull(strstr(st.message, "struct_size 4"));
+	nxp_dma_packet d;
+	d.struct_size = sizeof(d);
+	ck_assert_int_eq(nxp_cursor_next_dma_packet(c, &d), NXP_E_INVAL); /* the wrong table */
+	ck_assert_int_eq(nxp_cursor_error(c, &st), NXP_E_INVAL);
+	ck_assert_ptr_nonnull(strstr(st.message, "another table"));
+	size_t got;
+	ck_assert_int_eq(nxp_cursor_next_batch(c, &r, 4, 1, &got), NXP_E_INVAL);
+	ck_assert_ptr_nonnull(strstr((nxp_cursor_error(c, &st), st.message), "record_size 4"));
+	r.struct_size = sizeof(r);
+	ck_assert_int_eq(nxp_cursor_next_instruction(c, &r), NXP_OK); /* the cursor still reads */
+	nxp_cursor_close(c);
+	fxn_close(&o);
+	world_free(&w);
+}
+END_TEST
+
 START_TEST(test_active_time)
 {
 	fxn_spec s;
@@ -903,6 +940,7 @@ Suite *cursor_suite(void)
 	tcase_add_loop_test(t, test_seek, 0, 2);
 	tcase_add_test(t, test_batch);
 	tcase_add_loop_test(t, test_active_time, 0, 2);
+	tcase_add_test(t, test_misuse_error);
 	tcase_add_loop_test(t, test_internal_iteration, 0, 2);
 	tcase_add_test(t, test_sequential_refused);
 	tcase_add_test(t, test_cli_dump);

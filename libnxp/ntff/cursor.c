@@ -17,6 +17,7 @@ struct nxp_cursor {
 	char *queue_name;
 	ntff_iter it;       /* it.s for every table; it.m only for tables read by merge */
 	void *derived;      /* a derived table's state */
+	nxp_status misuse;  /* the last call refused for its arguments (the scan's own error wins) */
 };
 
 static int selected(const ntff_queue *q, const void *arg)
@@ -56,6 +57,7 @@ int nxp_cursor_open(nxp_cursor **out, nxp_profile *p, int table, const nxp_curso
 		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 	c->t = t;
 	c->opts = o;
+	nxp_status_init(&c->misuse);
 	int rc = NXP_OK;
 	if (o.queue_name && !(c->queue_name = strdup(o.queue_name)))
 		rc = NXP_E_NOMEM;
@@ -94,7 +96,7 @@ int nxp_cursor_error(const nxp_cursor *c, nxp_status *st)
 {
 	if (!c)
 		return NXP_E_INVAL;
-	return nxp_status_copy(st, &c->it.s.err);
+	return nxp_status_copy(st, c->it.s.failed || !c->misuse.code ? &c->it.s.err : &c->misuse);
 }
 
 int nxp_cursor_table(const nxp_cursor *c)
@@ -151,8 +153,16 @@ static int next_full(nxp_cursor *c, void *rec)
  * as ours, else through a full-size temporary. */
 static int next_typed(nxp_cursor *c, int table, void *rec)
 {
-	if (!c || !rec || c->t->table != table || !nxp__struct_size_ok(rec, sizeof(size_t) + sizeof(int64_t)))
+	if (!c)
 		return NXP_E_INVAL;
+	if (!rec)
+		return nxp__error_set(&c->misuse, NXP_E_INVAL, -1, "nxp_cursor_next_*: NULL record");
+	if (c->t->table != table)
+		return nxp__error_set(&c->misuse, NXP_E_INVAL, -1, "nxp_cursor_next_*: the cursor reads another table");
+	if (!nxp__struct_size_ok(rec, sizeof(size_t) + sizeof(int64_t)))
+		return nxp__error_set(&c->misuse, NXP_E_INVAL, -1,
+				      "nxp_cursor_next_*: record struct_size %zu is below the first published size",
+				      *(size_t *)rec);
 	size_t ours = c->t->struct_size, theirs = *(size_t *)rec;
 	union {
 		nxp_instruction i;
@@ -217,8 +227,12 @@ int nxp_cursor_next_batch(nxp_cursor *c, void *records, size_t record_size, size
 {
 	if (count)
 		*count = 0;
-	if (!c || !records || !count || record_size < sizeof(size_t) + sizeof(int64_t))
+	if (!c)
 		return NXP_E_INVAL;
+	if (!records || !count || record_size < sizeof(size_t) + sizeof(int64_t))
+		return nxp__error_set(&c->misuse, NXP_E_INVAL, -1,
+				      "nxp_cursor_next_batch: NULL records or count, or record_size %zu too small",
+				      record_size);
 	if (c->it.s.failed)
 		return c->it.s.err.code;
 	if (!max)
