@@ -27,15 +27,15 @@ extern "C" {
 /** @name Version (since 0.1) */
 /**@{*/
 #define NXP_VERSION_MAJOR 0
-#define NXP_VERSION_MINOR 1
+#define NXP_VERSION_MINOR 2
 #define NXP_VERSION_PATCH 0
 /** Compile-time version as one number: major*10000 + minor*100 + patch. */
 #define NXP_VERSION_NUMBER (NXP_VERSION_MAJOR * 10000 + NXP_VERSION_MINOR * 100 + NXP_VERSION_PATCH)
-#define NXP_VERSION_STRING "0.1.0"
+#define NXP_VERSION_STRING "0.2.0"
 
 /** Run-time version of the linked library, as NXP_VERSION_NUMBER. */
 NXP_API unsigned nxp_version_number(void);
-/** Run-time version string of the linked library, e.g. "0.1.0". Static storage. */
+/** Run-time version string of the linked library, e.g. "0.2.0". Static storage. */
 NXP_API const char *nxp_version_string(void);
 /**@}*/
 

@@ -18,7 +18,7 @@ offset of the fault in the input, or -1); a missing, unreadable or wrong-kind
 path raises an nxp.InputOutputError that is also FileNotFoundError,
 PermissionError, IsADirectoryError or NotADirectoryError.
 """
-__version__ = "0.1.0"  # this package; nxp.library_version is the loaded libnxp's
+__version__ = "0.2.0"  # this package; nxp.library_version is the loaded libnxp's
 
 from . import _structs as constants
 from ._errors import (ChecksumError, CompressionError, Error, FormatError, InputOutputError, InvalidArgumentError,

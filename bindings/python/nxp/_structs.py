@@ -10,7 +10,7 @@ from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_float, c_i
 
 # ---------------------------------------------------------------- nxp.h
 NXP_VERSION_MAJOR = 0
-NXP_VERSION_MINOR = 1
+NXP_VERSION_MINOR = 2
 NXP_VERSION_PATCH = 0
 NXP_VERSION_NUMBER = NXP_VERSION_MAJOR * 10000 + NXP_VERSION_MINOR * 100 + NXP_VERSION_PATCH
 NXP_STATUS_MESSAGE_MAX = 256

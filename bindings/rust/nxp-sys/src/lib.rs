@@ -10,7 +10,7 @@ use std::os::raw::{c_char, c_int, c_uint, c_void};
 
 // ------------------------------------------------------------------ nxp.h
 pub const NXP_VERSION_MAJOR: i64 = 0;
-pub const NXP_VERSION_MINOR: i64 = 1;
+pub const NXP_VERSION_MINOR: i64 = 2;
 pub const NXP_VERSION_PATCH: i64 = 0;
 pub const NXP_VERSION_NUMBER: i64 = NXP_VERSION_MAJOR * 10000 + NXP_VERSION_MINOR * 100 + NXP_VERSION_PATCH;
 pub const NXP_STATUS_MESSAGE_MAX: usize = 256;
