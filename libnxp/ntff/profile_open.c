@@ -695,7 +695,8 @@ static int named_error(nxp_status *st, const nxp_status *in, int culprit, const 
 	if (culprit == IN_BOTH)
 		return nxp__error_set(st, in->code, in->offset, "%s and %s: %s", neff_path, ntff_path, in->message);
 	const char *path = culprit == IN_NEFF ? neff_path : ntff_path;
-	int want = culprit == IN_NEFF ? NXP_FILE_NEFF : NXP_FILE_NTFF, other = culprit == IN_NEFF ? NXP_FILE_NTFF : NXP_FILE_NEFF;
+	int want = culprit == IN_NEFF ? NXP_FILE_NEFF : NXP_FILE_NTFF;
+	int other = culprit == IN_NEFF ? NXP_FILE_NTFF : NXP_FILE_NEFF;
 	int kind = NXP_FILE_UNKNOWN;
 	nxp_status ks;
 	nxp_status_init(&ks);
