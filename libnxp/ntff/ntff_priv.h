@@ -315,6 +315,20 @@ static inline int ntff_dma_ok(const nxp_profile *p, const nxp_ntff_dma_note *n)
 	return ntff_span_ok(n->start_tick, n->end_tick) && ntff_str(p, n->variable) && n->source <= NXP_MEMORY_HBM &&
 	       n->dest <= NXP_MEMORY_HBM;
 }
+/* The same on raw records, for readers that need no field of a good one
+ * (a table's check, the summary pass's block feed). */
+static inline int ntff_instruction_rec_ok(const uint8_t *rec)
+{
+	nxp_ntff_instruction_note n;
+	ntff_decode_instruction(rec, &n);
+	return ntff_instruction_ok(&n);
+}
+static inline int ntff_dma_rec_ok(const nxp_profile *p, const uint8_t *rec)
+{
+	nxp_ntff_dma_note n;
+	ntff_decode_dma(rec, &n);
+	return ntff_dma_ok(p, &n);
+}
 static inline int ntff_semaphore_ok(const nxp_ntff_semaphore_note *n)
 {
 	return n->update_source < NXP_ENGINE_COUNT && n->operation <= 3 && n->trigger_complete <= 1;

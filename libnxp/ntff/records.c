@@ -251,16 +251,12 @@ NEXT_OF(execution)
 static int check_instruction(const nxp_profile *p, const uint8_t *rec)
 {
 	(void)p;
-	nxp_ntff_instruction_note n;
-	ntff_decode_instruction(rec, &n);
-	return ntff_instruction_ok(&n);
+	return ntff_instruction_rec_ok(rec);
 }
 
 static int check_dma(const nxp_profile *p, const uint8_t *rec)
 {
-	nxp_ntff_dma_note n;
-	ntff_decode_dma(rec, &n);
-	return ntff_dma_ok(p, &n);
+	return ntff_dma_rec_ok(p, rec);
 }
 
 static int check_semaphore(const nxp_profile *p, const uint8_t *rec)

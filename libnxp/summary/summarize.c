@@ -760,14 +760,7 @@ static int iter_fail(pass *ps, const ntff_iter *it, int rc)
 /* Whether a raw record passes its table's checks (ntff_priv.h). */
 static inline __attribute__((always_inline)) int rec_ok(const ntff_scan *s, const uint8_t *rec, const int dma)
 {
-	if (dma) {
-		nxp_ntff_dma_note n;
-		ntff_decode_dma(rec, &n);
-		return ntff_dma_ok(s->p, &n);
-	}
-	nxp_ntff_instruction_note n;
-	ntff_decode_instruction(rec, &n);
-	return ntff_instruction_ok(&n);
+	return dma ? ntff_dma_rec_ok(s->p, rec) : ntff_instruction_rec_ok(rec);
 }
 
 static inline __attribute__((always_inline)) int peek(ntff_iter *it, ntff_qreader **out, const int dma)
