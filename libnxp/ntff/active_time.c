@@ -25,11 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A DMA queue's run in progress (ticks), read ahead on its reader. */
+/* A DMA queue's runs (ticks), read ahead on its reader: the run in progress
+ * and the next finished one. */
 typedef struct at_qrun {
 	ntff_qreader *qr;
-	int open;
-	int64_t lo, hi;
+	nxp_runs runs;
+	int has;         /* `run` holds the queue's next finished run */
+	nxp_span run;
 } at_qrun;
 
 typedef struct at_source {
@@ -136,7 +138,7 @@ static void at_reset(void *state, ntff_scan *s)
 			continue;
 		at_source *src = source_for(at, engine_of(qr->q), qr->q->pcore);
 		if (src->engine < 0)
-			src->qrun[src->nqrun++] = (at_qrun){qr, 0, 0, 0};
+			src->qrun[src->nqrun++] = (at_qrun){.qr = qr};
 		else
 			ntff_merge_add(&src->m, qr);
 	}
@@ -160,34 +162,27 @@ static int busy_of(ntff_scan *s, const ntff_qreader *qr, int64_t *lo, int64_t *h
 	return nxp_busy_span((int64_t)n.start_tick, (int64_t)n.wait_ticks, (int64_t)n.end_tick, lo);
 }
 
-/* The queue's next run into r (r->open), read on its reader up to the
- * first packet that starts after the run's end (left for the next run), the
- * window's end or the queue's end (r->open stays 0: no run left).  Packets
- * with no duration are not busy; bad ones are counted. */
+/* The queue's next finished run into r->run (r->has), its packets joined
+ * by nxp_runs on the queue's reader, up to the window's end or the queue's
+ * end (then the open run is flushed; r->has stays 0 when none is left).
+ * Packets with no duration are not busy; bad ones are counted. */
 static int qrun_fill(ntff_scan *s, at_qrun *r)
 {
 	ntff_qreader *qr = r->qr;
 	const nxp_profile *p = s->p;
-	while (!qr->done && qr->key < s->to_tick) {
+	while (!r->has && !qr->done && qr->key < s->to_tick) {
 		nxp_ntff_dma_note n;
 		ntff_decode_dma(qr->rec, &n);
-		if (!ntff_dma_ok(p, &n)) {
+		if (!ntff_dma_ok(p, &n))
 			ntff_scan_bad(s, 0, ntff_qreader_offset(qr));
-		} else if (n.end_tick > n.start_tick) { /* checked: start < end <= INT64_MAX */
-			int64_t lo = (int64_t)n.start_tick, hi = (int64_t)n.end_tick;
-			if (!r->open) {
-				r->lo = lo, r->hi = hi, r->open = 1;
-			} else if (lo <= r->hi) { /* nxp_runs_add's rule: overlapping or touching */
-				if (hi > r->hi)
-					r->hi = hi;
-			} else {
-				return NXP_OK;
-			}
-		}
+		else if (n.end_tick > n.start_tick) /* checked: start < end <= INT64_MAX */
+			r->has = nxp_runs_add(&r->runs, (int64_t)n.start_tick, (int64_t)n.end_tick, &r->run);
 		int rc = ntff_qreader_next(s, qr);
 		if (rc < 0)
 			return rc;
 	}
+	if (!r->has)
+		r->has = nxp_runs_flush(&r->runs, &r->run);
 	return NXP_OK;
 }
 
@@ -200,12 +195,12 @@ static int pull_dma(ntff_scan *s, at_source *src)
 		at_qrun *best = NULL;
 		for (size_t j = 0; j < src->nqrun; j++) {
 			at_qrun *r = &src->qrun[j];
-			if (!r->open) {
+			if (!r->has) {
 				int rc = qrun_fill(s, r);
 				if (rc < 0)
 					return rc;
 			}
-			if (r->open && (!best || r->lo < best->lo))
+			if (r->has && (!best || r->run.lo < best->run.lo))
 				best = r;
 		}
 		if (!best) {
@@ -213,8 +208,8 @@ static int pull_dma(ntff_scan *s, at_source *src)
 			src->done = 1;
 			break;
 		}
-		src->has_pend = nxp_runs_add(&src->runs, best->lo, best->hi, &src->pend);
-		best->open = 0;
+		src->has_pend = nxp_runs_add(&src->runs, best->run.lo, best->run.hi, &src->pend);
+		best->has = 0;
 	}
 	return NXP_OK;
 }
