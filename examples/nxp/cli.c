@@ -99,10 +99,9 @@ int cli_check_input(const char *cmd, const char *path, int want, const char *hin
 int cli_open_profile(const char *cmd, nxp_profile **out, const char *neff, const char *ntff,
 		     const nxp_profile_options *po)
 {
-	int kn = NXP_FILE_UNKNOWN, kt = NXP_FILE_UNKNOWN; /* gcc 12 -O3 -Wmaybe-uninitialized */
 	const char *swapped = " (arguments swapped? the NEFF comes first)";
-	if (cli_check_input(cmd, neff, NXP_FILE_NEFF, swapped, &kn) ||
-	    cli_check_input(cmd, ntff, NXP_FILE_NTFF, swapped, &kt))
+	if (cli_check_input(cmd, neff, NXP_FILE_NEFF, swapped, NULL) ||
+	    cli_check_input(cmd, ntff, NXP_FILE_NTFF, swapped, NULL))
 		return 1;
 	nxp_status st;
 	nxp_status_init(&st);
