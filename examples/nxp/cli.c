@@ -139,7 +139,7 @@ static void count_warnings(const struct ArrowArray *a, int64_t *recs, int64_t *s
 	}
 }
 
-int cli_warn_damage(const char *cmd, nxp_profile *p)
+void cli_warn_damage(const char *cmd, nxp_profile *p)
 {
 	const char *cols[] = {"category", "record_count", NULL};
 	nxp_table_options o;
@@ -149,7 +149,7 @@ int cli_warn_damage(const char *cmd, nxp_profile *p)
 	nxp_status st;
 	nxp_status_init(&st);
 	if (nxp_profile_open_table(&s, p, "Warning", &o, &st))
-		return 0; /* (the command's own reading said what it could) */
+		return; /* (the command's own reading said what it could) */
 	int64_t recs = 0, secs = 0, tpb = 0;
 	struct ArrowArray a;
 	while (s.get_next(&s, &a) == 0 && a.release) {
@@ -158,13 +158,12 @@ int cli_warn_damage(const char *cmd, nxp_profile *p)
 	}
 	s.release(&s);
 	if (!recs && !secs && !tpb)
-		return 0;
+		return;
 	fprintf(stderr, "nxp %s: warning: damaged trace: %lld record%s and %lld section%s skipped", cmd, (long long)recs,
 		recs == 1 ? "" : "s", (long long)secs, secs == 1 ? "" : "s");
 	if (tpb)
 		fprintf(stderr, ", %lld TPB start/stop record%s", (long long)tpb, tpb == 1 ? "" : "s");
 	fputs(" (nxp dump lists them; nxp export writes them to Warning.parquet)\n", stderr);
-	return 1;
 }
 
 int cli_finish_stdout(const char *cmd)

@@ -43,8 +43,8 @@ int cli_error_in(const char *cmd, const char *path, const nxp_status *st);
 /* A damaged trace said on stderr ("nxp <cmd>: warning: ... skipped"), from the
  * profile's Warning table (what export writes to Warning.parquet); nothing for
  * an intact one.  For commands whose output would otherwise not show that
- * records were left out.  Returns 1 when it warned. */
-int cli_warn_damage(const char *cmd, nxp_profile *p);
+ * records were left out. */
+void cli_warn_damage(const char *cmd, nxp_profile *p);
 /* Print "nxp <cmd>: error: <formatted>" to stderr; returns exit status 1. */
 int cli_fail(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
 /* Print a usage error to stderr; returns exit status 2. */
