@@ -12,7 +12,7 @@
 // copies it into build-bench/js, where `npm ci` installed the package).  CPU
 // times: the child's user+sys for nxp (bash's `time`), this process's
 // user+sys for DuckDB (every thread of it); best of R (default 3).  Prints
-// rows, CPU seconds, rows per CPU second, file sizes and the ratio.
+// rows, both CPU seconds, their ratio and both file sizes.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
