@@ -1086,6 +1086,76 @@ START_TEST(test_warning_walks)
 }
 END_TEST
 
+/* Drain `table` (columns: NULL-terminated or NULL = all; the window
+ * [start, end) in ns) and return its rows. */
+static int64_t drain_rows(nxp_profile *p, const char *table, const char *const *columns, int64_t start, int64_t end)
+{
+	nxp_table_options o;
+	nxp_table_options_init(&o);
+	o.columns = columns;
+	o.start_ts = start;
+	o.end_ts = end;
+	struct ArrowArrayStream as;
+	ck_assert_int_eq(nxp_profile_open_table(&as, p, table, &o, NULL), NXP_OK);
+	drained d;
+	drain(&as, &d);
+	int64_t rows = 0;
+	for (size_t b = 0; b < d.n; b++)
+		rows += d.b[b].length;
+	drained_free(&d);
+	return rows;
+}
+
+/* A table stream that read a table whole and clean lets the Warning walk
+ * skip it (ntff_table_note_clean); the rows must be what a walk finds.  A
+ * window, a projection without the NEFF join, or damage must not count as
+ * clean. */
+START_TEST(test_warning_after_tables)
+{
+	synth s;
+	nxp_profile *p = open_synth(&s, 2);
+	int64_t unknown = warning_count(p, "unknown_pcs", "Instruction", NULL, 0, NULL);
+	ck_assert_int_gt(unknown, 0);
+	static const char *const no_join[] = { "start_ts", NULL };
+	ck_assert_int_gt(drain_rows(p, "Instruction", no_join, INT64_MIN, INT64_MAX), 0);
+	ck_assert_int_eq(warning_count(p, "unknown_pcs", "Instruction", NULL, 0, NULL), unknown);
+	ck_assert_int_gt(drain_rows(p, "Instruction", NULL, INT64_MIN, INT64_MAX), 0);
+	ck_assert_int_gt(drain_rows(p, "DmaPacket", NULL, INT64_MIN, INT64_MAX), 0);
+	ck_assert_int_eq(warning_count(p, "unknown_pcs", "Instruction", NULL, 0, NULL), unknown);
+	ck_assert_int_eq(warning_count(p, "skipped_records", "DmaPacket", NULL, 0, NULL), 0);
+	close_synth(&s);
+
+	/* one queue with a key that goes back at record 30: a window before it
+	 * reads clean, the whole table does not */
+	char *dir = tu_tmpdir();
+	char *path = tu_path(dir, "late.ntff");
+	nxp_ntff_info info;
+	nxp_ntff_info_init(&info);
+	nxp_ntff_writer *w;
+	ck_assert_int_eq(nxp_ntff_writer_open_path(&w, path, &info, NULL, NULL), NXP_OK);
+	ntff_writer_set_unchecked(w, 1);
+	nxp_ntff_queue q;
+	nxp_ntff_queue_init(&q);
+	q.kind = NXP_QUEUE_INSTRUCTION;
+	q.engine = NXP_ENGINE_SCALAR;
+	int32_t q0 = nxp_ntff_writer_add_queue(w, &q);
+	for (int i = 0; i < 40; i++) {
+		uint64_t t = i == 30 ? 5 : 10 + 10 * (uint64_t)i;
+		nxp_ntff_instruction_note n = { t, t + 3, 0, 0, -1 };
+		ck_assert_int_eq(nxp_ntff_writer_instruction(w, q0, &n), NXP_OK);
+	}
+	ck_assert_int_eq(nxp_ntff_writer_finish(w), NXP_OK);
+	nxp_ntff_writer_close(w);
+	written wr;
+	written_open(&wr, path);
+	ck_assert_int_eq(drain_rows(wr.o.p, "Instruction", NULL, 0, 100), 9);
+	ck_assert_int_eq(warning_count(wr.o.p, "skipped_records", "Instruction", NULL, 0, NULL), 1);
+	ck_assert_int_eq(drain_rows(wr.o.p, "Instruction", NULL, INT64_MIN, INT64_MAX), 39);
+	ck_assert_int_eq(warning_count(wr.o.p, "skipped_records", "Instruction", NULL, 0, NULL), 1);
+	written_done(&wr, path, dir);
+}
+END_TEST
+
 /* DmaPacket: each of ntff_dma_ok's checks, failing alone in a queue whose
  * keys stay in order (the unmerged walk checks the records of a section in
  * bulk, so each must be caught by itself): the Warning rows are the cursor's
@@ -1262,6 +1332,7 @@ Suite *table_suite(void)
 	tcase_add_test(t, test_interleaved_bad_records);
 	tcase_add_test(t, test_buffer_reuse);
 	tcase_add_test(t, test_warning_walks);
+	tcase_add_test(t, test_warning_after_tables);
 	tcase_add_test(t, test_warning_dma_checks);
 	suite_add_tcase(s, t);
 	return s;

@@ -64,6 +64,7 @@ typedef struct dev_ctx {
 	struct drun *dr;  /* DmaPacket: the run being gathered */
 	struct codemap *cm; /* Instruction, DmaPacket: one per output column */
 	int need_si;      /* a projected column needs the NEFF's static instruction */
+	int whole;        /* every queue of the table, no window: a clean end is noted */
 	int pending;  /* an error met after rows were returned: reported by the next fill */
 	int ended;
 } dev_ctx;
@@ -642,6 +643,10 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 			}
 			if (rc == NXP_END) {
 				d->ended = 1;
+				/* (Instruction: the unknown pcs are counted with the join) */
+				if (d->whole && !it->s.failed && !it->s.stats.bad_records && !it->s.stats.skipped_sections &&
+				    (!d->ic || d->need_si))
+					ntff_table_note_clean(d->p, d->nt->table, d->ic ? it->s.stats.unknown_pcs : 0);
 				break;
 			}
 			if (rc < 0) {
@@ -798,6 +803,7 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 		}
 		uint64_t from = co.start_ts == INT64_MIN ? 0 : ntff_tick_of(p, co.start_ts);
 		uint64_t to = co.end_ts == INT64_MAX ? UINT64_MAX : ntff_tick_of(p, co.end_ts);
+		d->whole = from == 0 && to == UINT64_MAX && co.engine == -1 && co.pcore_idx == -1 && !co.queue_name;
 		rc = ntff_iter_open(&d->it, p, d->nt, &co, from, to);
 		if (rc) {
 			dev_free(d);

@@ -9,8 +9,11 @@
  * at the cost of a decode; skipped sections are seen in the scan's counters
  * between runs.
  *
- * First, each table's queues are walked one after the other, each in its
- * own order, without the k-way merge (clean_walk): when nothing is wrong —
+ * A table that a columnar stream has already read whole and found clean
+ * (ntff_table_note_clean: an export writes the device tables before this
+ * one) is not read again.  Otherwise each table's queues are walked one
+ * after the other, each in its own order, without the k-way merge
+ * (clean_walk): when nothing is wrong —
  * every record passes its checks, no key goes back, no section is skipped, no
  * read error — the table's only row is its unknown_pcs count, the same count
  * in any order.  Only a table where something is wrong is walked again
@@ -77,6 +80,8 @@ static const struct {
  * something is wrong (then the merged walk makes the rows), or NXP_E_NOMEM. */
 static int clean_walk(nxp_profile *p, const ntff_table *nt, int64_t *unknown_pcs)
 {
+	if (ntff_table_known_clean(p, nt->table, unknown_pcs))
+		return 1; /* read whole and clean already (an export's table, before this one) */
 	nxp_cursor_options co;
 	nxp_cursor_options_init(&co);
 	ntff_iter it;

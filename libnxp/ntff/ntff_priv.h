@@ -62,6 +62,11 @@ struct nxp_profile {
 	double flops_mult[256];   /* adjusted FLOPs multiplier per dtype for meta.arch */
 	/* The only state filled after open (by cursors, on any thread): */
 	char *_Atomic sem_names[256]; /* lazily built "S[n]" names, 256 per chunk */
+	/* Per record table (NXP_TABLE_INSTRUCTION .. NXP_TABLE_EXECUTION): 0 =
+	 * not known, else 1 + its records whose pc is not in the NEFF, once a
+	 * reader that checks every record read the table whole (every queue, no
+	 * window) and met nothing wrong (ntff_table_note_clean). */
+	_Atomic int64_t clean[8];
 	struct ntff_arena *arena;     /* profile-lifetime strings made while reading */
 	pthread_mutex_t lock;         /* guards building a sem_names chunk and arena */
 	nxp_status err;               /* written at open only */
@@ -74,6 +79,29 @@ const char *ntff_hex_string(nxp_profile *p, uint64_t v);
 static inline const char *ntff_str(const nxp_profile *p, uint64_t ref)
 {
 	return ref < p->strtab_len ? p->strtab + ref : NULL;
+}
+
+/* A record table read whole with every record checked and nothing wrong
+ * met — no bad record, no skipped section, no read error — and
+ * `unknown_pcs` records whose pc is not in the NEFF (Instruction; 0 for the
+ * others).  The file does not change under an open profile, so a later walk
+ * that looks for problems (the Warning table) can take this instead of
+ * reading the table again. */
+static inline void ntff_table_note_clean(nxp_profile *p, int table, int64_t unknown_pcs)
+{
+	if (table >= 0 && table < (int)(sizeof(p->clean) / sizeof(p->clean[0])) && unknown_pcs >= 0)
+		p->clean[table] = 1 + unknown_pcs;
+}
+/* 1 (and *unknown_pcs) when ntff_table_note_clean was called for the table. */
+static inline int ntff_table_known_clean(nxp_profile *p, int table, int64_t *unknown_pcs)
+{
+	if (table < 0 || table >= (int)(sizeof(p->clean) / sizeof(p->clean[0])))
+		return 0;
+	int64_t v = p->clean[table];
+	if (v <= 0)
+		return 0;
+	*unknown_pcs = v - 1;
+	return 1;
 }
 
 /* ticks -> ns as the records' fills convert them; most traces tick once per
