@@ -6,7 +6,9 @@
  * LNC=2 profiles (few and many DMA queues, so one and several queue groups per
  * table), for regions (a window, a physical core), and on damaged traces
  * (section bytes overwritten, files cut short; read with and without CRC
- * checks: the same figures or the same error); the internal thread pool runs every task
+ * checks: the same figures or the same error); so does the export's summary fed by
+ * its Instruction and DmaPacket streams (summary_feed.h), in any order of the
+ * two, and its fallbacks; the internal thread pool runs every task
  * with a bounded number in flight; the thread's block cache (mcache.h) hands a
  * freed block to the next allocation it fits and keeps within its bound. */
 #include <check.h>
@@ -17,6 +19,8 @@
 #include "ntff_layout.h"
 #include "pool.h"
 #include "summary_priv.h"
+#include "summary_feed.h"
+#include "columnar/columnar_priv.h"
 #include "testutil.h"
 
 #include <pthread.h>
@@ -71,6 +75,85 @@ static double fieldf(const nxp_summary *s, const char *name, int *present)
 
 /* 1 (the plain call and opts), 2, 3, 4, 0 threads, twice each; with DMA the
  * merged total_active_time must be real (not a trivial 0). */
+/* Take and release one batch: 1, or 0 at the end or on an error. */
+static int one_batch(struct ArrowArrayStream *as)
+{
+	struct ArrowArray a;
+	if (as->get_next(as, &a) != 0 || !a.release)
+		return 0;
+	a.release(&a);
+	return 1;
+}
+
+/* Drain a table stream (at most max_batches batches; -1: to its end or an
+ * error), then release it. */
+static void drain_stream(struct ArrowArrayStream *as, int max_batches)
+{
+	for (int b = 0; (max_batches < 0 || b < max_batches) && one_batch(as); b++)
+		;
+	as->release(as);
+}
+
+/* The export's fed summary (summary_feed.h): the Instruction and DmaPacket
+ * streams, opened as the export opens them and drained in several orders,
+ * feed it, and it gives the one-thread summary (or its error).  how: 0 one
+ * stream then the other, 1 the DmaPacket stream first, 2 batches in turn;
+ * then the fallbacks: 3 the DmaPacket stream released before its first batch, 4 the
+ * Instruction stream only feeding.  clean: the profile is undamaged, so the
+ * shares of 0-2 must be used (nxp__sum_feed_ready) and 3-4 must not. */
+static void check_fed(nxp_profile *p, const char *label, int clean)
+{
+	nxp_summary *ref = NULL;
+	nxp_status st0;
+	int rc0 = summ_rc(p, -1, NULL, &ref, &st0);
+	nxc_registry_init();
+	for (int how = 0; how <= 4; how++) {
+		nxp__sum_feed *f = NULL;
+		nxp_status st;
+		nxp_status_init(&st);
+		ck_assert_int_eq(nxp__sum_feed_new(&f, p, &st), NXP_OK);
+		nxp_table_options o;
+		nxp_table_options_init(&o);
+		o.batch_rows = 997;
+		struct ArrowArrayStream si, sd;
+		ck_assert_int_eq(nxc_open_stream_sum(&si, nxc_find_table("Instruction"), p, NULL, &o, NULL, f, &st), NXP_OK);
+		ck_assert_int_eq(nxc_open_stream_sum(&sd, nxc_find_table("DmaPacket"), p, NULL, &o, NULL, how == 4 ? NULL : f,
+						     &st),
+				 NXP_OK);
+		if (how == 1) {
+			drain_stream(&sd, -1);
+			drain_stream(&si, -1);
+		} else if (how == 2) {
+			int mi = 1, md = 1;
+			while (mi || md) {
+				mi = mi && one_batch(&si);
+				md = md && one_batch(&sd);
+			}
+			si.release(&si);
+			sd.release(&sd);
+		} else {
+			drain_stream(&si, -1);
+			drain_stream(&sd, how == 3 ? 0 : -1);
+		}
+		if (clean)
+			ck_assert_msg(nxp__sum_feed_ready(f) == (how <= 2), "%s, feed %d: ready %d", label, how,
+				      nxp__sum_feed_ready(f));
+		nxp_summary *s = NULL;
+		int rc = nxp__sum_feed_summarize(f, &s, &st);
+		ck_assert_msg(rc == rc0, "%s, feed %d: rc %d (%s), one thread %d (%s)", label, how, rc, st.message, rc0,
+			      st0.message);
+		char what[128];
+		snprintf(what, sizeof(what), "%s, fed summary (order %d)", label, how);
+		if (rc0 == NXP_OK)
+			tu_summary_same(ref, s, what);
+		else
+			ck_assert_str_eq(st.message, st0.message);
+		nxp_summary_close(s);
+		nxp__sum_feed_free(f);
+	}
+	nxp_summary_close(ref);
+}
+
 static void check_profile(nxp_profile *p, const char *label, int want_dma, int want_throttles)
 {
 	nxp_summary *ref = summ(p, -1);
@@ -105,6 +188,7 @@ static void check_profile(nxp_profile *p, const char *label, int want_dma, int w
 	same(ref, s, label, 2);
 	nxp_summary_close(s);
 	nxp_summary_close(ref);
+	check_fed(p, label, 1);
 }
 
 /* A region (options r): every thread count gives the one-thread figures. */
@@ -143,6 +227,7 @@ static void check_any(nxp_profile *p, const char *label)
 		nxp_summary_close(s);
 	}
 	nxp_summary_close(ref);
+	check_fed(p, label, 0);
 }
 
 START_TEST(test_demo)

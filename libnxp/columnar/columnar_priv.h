@@ -189,6 +189,9 @@ typedef struct nxc_stream {
 	/* The export's summary pass, shared by Summary, OpcodeSummary and
 	 * ThrottleSummary (borrowed; NULL: each runs its own). */
 	nxp_summary *shared_sum;
+	/* The export's summary feed (summary_feed.h; borrowed, NULL: none): an
+	 * Instruction or DmaPacket stream read whole hands it its records. */
+	struct nxp__sum_feed *feed;
 	int done;
 	char err[NXP_STATUS_MESSAGE_MAX];
 } nxc_stream;
@@ -203,9 +206,11 @@ void nxc_stream_error(nxc_stream *s, const char *fmt, ...)
 int nxc_open_stream(struct ArrowArrayStream *out, const nxc_table *t, nxp_profile *p, const char *path,
 		    const nxp_table_options *opts, nxp_status *st);
 /* The same with a summary pass already made (borrowed: it must outlive the
- * open; the summary tables copy their rows at open). */
+ * open; the summary tables copy their rows at open) and a summary feed
+ * (borrowed: it must outlive the stream); either may be NULL. */
 int nxc_open_stream_sum(struct ArrowArrayStream *out, const nxc_table *t, nxp_profile *p, const char *path,
-			const nxp_table_options *opts, nxp_summary *sum, nxp_status *st);
+			const nxp_table_options *opts, nxp_summary *sum, struct nxp__sum_feed *feed,
+			nxp_status *st);
 /* 1 when table `t` is filled from the summary pass. */
 int nxc_table_uses_summary(const nxc_table *t);
 

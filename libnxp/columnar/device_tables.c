@@ -20,6 +20,7 @@
 
 #include "ntff_priv.h"
 #include "status.h"
+#include "summary_feed.h"
 
 #define RUN 256 /* records per run at most */
 
@@ -65,6 +66,7 @@ typedef struct dev_ctx {
 	struct codemap *cm; /* Instruction, DmaPacket: one per output column */
 	int need_si;      /* a projected column needs the NEFF's static instruction */
 	int whole;        /* every queue of the table, no window: a clean end is noted */
+	nxp__sum_feed *feed; /* the export's summary share this stream feeds (NULL: none) */
 	int pending;  /* an error met after rows were returned: reported by the next fill */
 	int ended;
 } dev_ctx;
@@ -74,6 +76,7 @@ static void dev_free(void *p)
 	dev_ctx *d = p;
 	if (!d)
 		return;
+	nxp__sum_feed_end(d->feed, d->nt ? d->nt->table : 0, 0); /* released before its end: no share */
 	nxp_cursor_close(d->cur);
 	if (d->it_open)
 		ntff_iter_close(&d->it);
@@ -534,6 +537,8 @@ static void fill_error(nxc_stream *s, dev_ctx *d, int rc)
 {
 	nxc_stream_error(s, "%s: %s", s->t->name, d->it.s.err.message[0] ? d->it.s.err.message : nxp_strerror(rc));
 	d->ended = 1;
+	nxp__sum_feed_end(d->feed, d->nt->table, 0);
+	d->feed = NULL;
 }
 
 /* Decode and check one Instruction record into row k of the gathered run:
@@ -553,6 +558,8 @@ static inline int gather_instruction(dev_ctx *d, irun *ir, size_t k, const ntff_
 	ir->wait[k] = n.wait_ticks;
 	ir->exec[k] = n.execution_index;
 	ir->id[k] = id;
+	if (d->feed)
+		nxp__sum_feed_instr(d->feed, q, &n);
 	if (d->need_si) {
 		const nxp_static_instr *si = n.pc < q->nsi ? &q->si[n.pc] : NULL;
 		ir->si[k] = si;
@@ -577,6 +584,8 @@ static inline int gather_dma(dev_ctx *d, size_t k, const ntff_queue *q, uint32_t
 	dr->qid[k] = qid;
 	dr->id[k] = id;
 	memcpy(dr->raw[k], rec, NTFF_REC_DMA_SIZE);
+	if (d->feed)
+		nxp__sum_feed_dma(d->feed, qid, &n);
 	return 1;
 }
 
@@ -647,6 +656,8 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 				if (d->whole && !it->s.failed && !it->s.stats.bad_records && !it->s.stats.skipped_sections &&
 				    (!d->ic || d->need_si))
 					ntff_table_note_clean(d->p, d->nt->table, d->ic ? it->s.stats.unknown_pcs : 0);
+				nxp__sum_feed_end(d->feed, d->nt->table, !it->s.failed);
+				d->feed = NULL;
 				break;
 			}
 			if (rc < 0) {
@@ -804,6 +815,9 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 		uint64_t from = co.start_ts == INT64_MIN ? 0 : ntff_tick_of(p, co.start_ts);
 		uint64_t to = co.end_ts == INT64_MAX ? UINT64_MAX : ntff_tick_of(p, co.end_ts);
 		d->whole = from == 0 && to == UINT64_MAX && co.engine == -1 && co.pcore_idx == -1 && !co.queue_name;
+		/* the export's summary share: every record, with the NEFF join */
+		if (s->feed && d->whole && (d->dc || (d->ic && d->need_si)) && nxp__sum_feed_begin(s->feed, d->nt->table))
+			d->feed = s->feed;
 		rc = ntff_iter_open(&d->it, p, d->nt, &co, from, to);
 		if (rc) {
 			dev_free(d);

@@ -2,6 +2,7 @@
 /* Export: every table of a profile (or a system profile) to DIR/<Table>.parquet
  * through the columnar streams and nxp_parquet_write(). */
 #include "columnar_priv.h"
+#include "summary_feed.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -186,6 +187,10 @@ typedef struct table_export {
 	int first_fail;  /* table-order index of the first failure so far, n = none */
 	nxp_mcache *mc[64]; /* block caches not in use (one per thread at most exists) */
 	int nmc;
+	/* The Instruction and DmaPacket streams feed the summary pass
+	 * (summary_feed.h) when both tables and a summary table are written;
+	 * NULL otherwise. */
+	nxp__sum_feed *feed;
 } table_export;
 
 typedef struct table_task {
@@ -257,13 +262,13 @@ static int write_table(table_task *k, const nxc_table *t, nxp_summary **sum, nxp
 		*slash = '/';
 	}
 	if (!rc && r->p && !*sum && nxc_table_uses_summary(t))
-		rc = nxp_profile_summarize(r->p, NULL, sum, st);
+		rc = r->feed ? nxp__sum_feed_summarize(r->feed, sum, st) : nxp_profile_summarize(r->p, NULL, sum, st);
 	struct ArrowArrayStream as;
 	nxp_table_options to;
 	nxp_table_options_init(&to);
 	to.batch_rows = EXPORT_BATCH_ROWS;
 	if (!rc)
-		rc = nxc_open_stream_sum(&as, t, r->p, r->path, &to, *sum, st);
+		rc = nxc_open_stream_sum(&as, t, r->p, r->path, &to, *sum, r->feed, st);
 	if (rc == NXP_E_NOT_FOUND && r->skip_missing) {
 		if (st)
 			nxp_status_init(st);
@@ -508,6 +513,20 @@ static int export_tables(nxp_profile *p, const char *path, const char *dir, cons
 		tasks[k].t[tasks[k].nt] = list[i];
 		tasks[k].idx[tasks[k].nt++] = i;
 	}
+	/* The summary fed by the Instruction and DmaPacket streams: instead of a
+	 * pass of its own over both tables, the summary task combines what the
+	 * two streams handed it, so it runs after them (on a pool: once the
+	 * others are done). */
+	int has_i = 0, has_d = 0;
+	for (int i = 0; i < n; i++) {
+		has_i |= list[i]->kind == NXC_KIND_DEVICE && list[i]->cursor_table == NXP_TABLE_INSTRUCTION;
+		has_d |= list[i]->kind == NXC_KIND_DEVICE && list[i]->cursor_table == NXP_TABLE_DMA_PACKET;
+	}
+	if (p && sum_task >= 0 && has_i && has_d) {
+		int rc = nxp__sum_feed_new(&run.feed, p, st);
+		if (rc)
+			return rc;
+	}
 	if (threads > (unsigned)nk)
 		threads = nk ? (unsigned)nk : 1;
 	nxp_pool *pool = NULL;
@@ -530,8 +549,11 @@ static int export_tables(nxp_profile *p, const char *path, const char *dir, cons
 		run.threaded = 1;
 		pthread_mutex_init(&run.lock, NULL);
 		for (int i = 0; i < nk; i++)
-			nxp_pool_submit(pool, table_task_run, &tasks[order[i]]);
+			if (!run.feed || order[i] != sum_task)
+				nxp_pool_submit(pool, table_task_run, &tasks[order[i]]);
 		nxp_pool_free(pool); /* waits for every task */
+		if (run.feed)
+			table_task_run(&tasks[sum_task]);
 		pthread_mutex_destroy(&run.lock);
 	} else {
 		for (int i = 0; i < nk; i++)
@@ -539,6 +561,7 @@ static int export_tables(nxp_profile *p, const char *path, const char *dir, cons
 	}
 	for (int i = 0; i < run.nmc; i++)
 		nxp__mcache_free(run.mc[i]);
+	nxp__sum_feed_free(run.feed);
 	/* the first failing table in table order */
 	int rc = 0, fail = n;
 	for (int i = 0; i < nk; i++) {

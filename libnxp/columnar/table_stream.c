@@ -111,11 +111,12 @@ static void s_release(struct ArrowArrayStream *as)
 int nxc_open_stream(struct ArrowArrayStream *out, const nxc_table *t, nxp_profile *p, const char *path,
 		    const nxp_table_options *uopts, nxp_status *st)
 {
-	return nxc_open_stream_sum(out, t, p, path, uopts, NULL, st);
+	return nxc_open_stream_sum(out, t, p, path, uopts, NULL, NULL, st);
 }
 
 int nxc_open_stream_sum(struct ArrowArrayStream *out, const nxc_table *t, nxp_profile *p, const char *path,
-			const nxp_table_options *uopts, nxp_summary *sum, nxp_status *st)
+			const nxp_table_options *uopts, nxp_summary *sum, struct nxp__sum_feed *feed,
+			nxp_status *st)
 {
 	nxp_table_options o;
 	nxp_table_options_init(&o);
@@ -133,6 +134,7 @@ int nxc_open_stream_sum(struct ArrowArrayStream *out, const nxc_table *t, nxp_pr
 	s->t = t;
 	s->opts = o;
 	s->shared_sum = sum;
+	s->feed = feed;
 	s->batch_rows = o.batch_rows ? o.batch_rows : 65536;
 	int n = 0;
 	if (o.columns)

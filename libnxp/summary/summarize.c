@@ -16,6 +16,7 @@
 #include "neff_internal.h"
 #include "ntff_priv.h"
 #include "status.h"
+#include "summary_feed.h"
 #include "summary_priv.h"
 
 #include <pthread.h>
@@ -153,6 +154,12 @@ typedef struct pass {
 	int negative;       /* a negative term was summed (sums then depend on the order): redo on one thread */
 	size_t reorder_peak; /* most spans the reorder buffer held */
 	int spans;          /* a DMA group of the parallel pass: busy spans go to `out`, not to the unions */
+	/* fed pass (nxp__sum_feed): total_u is not fed; its runs are kept whole
+	 * in `kept` (at most KEPT_MAX, else `unordered`: the export's summary
+	 * is then made by the one-thread pass) */
+	int fed;
+	nxp_span *kept;
+	size_t nkept, capkept;
 } pass;
 
 /* Counters saturate instead of overflowing on hostile input. */
@@ -252,8 +259,31 @@ static size_t chan_get(chan *c, nxp_span *v)
 	return n;
 }
 
+/* Runs a fed pass keeps at most (24 bytes each): more, and the export's
+ * summary is made by its own pass instead. */
+#define KEPT_MAX ((size_t)1 << 18)
+
+static void keep_run(pass *ps, const nxp_span *r)
+{
+	if (ps->nkept == ps->capkept) {
+		size_t cap = ps->capkept ? 2 * ps->capkept : 1024;
+		nxp_span *k = cap <= KEPT_MAX ? realloc(ps->kept, cap * sizeof(*k)) : NULL;
+		if (!k) {
+			ps->unordered = 1; /* too many (or no memory): not a fed summary */
+			return;
+		}
+		ps->kept = k;
+		ps->capkept = cap;
+	}
+	ps->kept[ps->nkept++] = *r;
+}
+
 static void emit_run(pass *ps, const nxp_span *r)
 {
+	if (ps->fed) {
+		keep_run(ps, r);
+		return;
+	}
 	ps->batch[ps->nbatch++] = *r;
 	if (ps->nbatch == CH_BATCH) {
 		chan_put(ps->out, ps->batch, ps->nbatch);
@@ -264,7 +294,7 @@ static void emit_run(pass *ps, const nxp_span *r)
 /* A span of total_active_time, in start order. */
 static inline __attribute__((always_inline)) void total_add(pass *ps, int64_t lo, int64_t hi, const int par)
 {
-	if (!par || !ps->out) {
+	if (!par || (!ps->out && !ps->fed)) {
 		nxp_union_add(&ps->total_u, lo, hi);
 		return;
 	}
@@ -290,6 +320,8 @@ static void total_end(pass *ps)
 	nxp_span done;
 	if (nxp_runs_flush(&ps->runs, &done))
 		emit_run(ps, &done);
+	if (ps->fed)
+		return;
 	if (ps->nbatch)
 		chan_put(ps->out, ps->batch, ps->nbatch);
 	ps->nbatch = 0;
@@ -630,7 +662,7 @@ static inline __attribute__((always_inline)) int do_dma(pass *ps, const drec *d,
 		span_send(ps, lo, hi, cls);
 	} else if (busy) {
 		total_add(ps, lo, hi, par);
-		if (!par) { /* the one-thread pass: packets come in start order */
+		if (!par || ps->fed) { /* the one-thread pass and the fed DMA share: packets in start order */
 			union_add_sorted(&ps->dma_u, lo, hi);
 			union_add_sorted(&ps->cls_u[cls], lo, hi);
 			if (cls != CLS_STATIC)
@@ -782,15 +814,21 @@ static inline __attribute__((always_inline)) int peek(ntff_iter *it, ntff_qreade
 	return NXP_END;
 }
 
+static inline __attribute__((always_inline)) void instr_of_note(const nxp_profile *p, const ntff_queue *q,
+								  const nxp_ntff_instruction_note *n, irec *r)
+{
+	r->start_ts = ntff_tick_ns(p, n->start_tick);
+	r->end_ts = ntff_tick_ns(p, n->end_tick);
+	r->evt_wait_time_ns = ntff_tick_ns(p, n->wait_ticks);
+	r->engine = q->engine;
+	r->si = n->pc < q->nsi ? &q->si[n->pc] : NULL;
+}
+
 static inline __attribute__((always_inline)) void instr_fill(ntff_scan *s, const ntff_queue *q, const uint8_t *rec, irec *r)
 {
 	nxp_ntff_instruction_note n;
 	ntff_decode_instruction(rec, &n);
-	r->start_ts = ntff_tick_ns(s->p, n.start_tick);
-	r->end_ts = ntff_tick_ns(s->p, n.end_tick);
-	r->evt_wait_time_ns = ntff_tick_ns(s->p, n.wait_ticks);
-	r->engine = q->engine;
-	r->si = n.pc < q->nsi ? &q->si[n.pc] : NULL;
+	instr_of_note(s->p, q, &n, r);
 	s->stats.unknown_pcs += !r->si;
 }
 
@@ -805,19 +843,25 @@ static inline __attribute__((always_inline)) int next_instr(ntff_iter *it, irec 
 	return NXP_OK;
 }
 
+static inline __attribute__((always_inline)) void dma_of_note(const nxp_profile *p, uint32_t qid,
+								const nxp_ntff_dma_note *n, drec *r)
+{
+	r->start_ts = ntff_tick_ns(p, n->start_tick);
+	r->end_ts = ntff_tick_ns(p, n->end_tick);
+	r->read_bytes = n->read_bytes;
+	r->write_bytes = n->write_bytes;
+	r->packet_aggregation_id = n->packet_aggregation_id;
+	r->flags = n->flags & (NXP_DMA_HARDWARE_DYNAMIC | NXP_DMA_SOFTWARE_DYNAMIC);
+	r->source_hbm = n->source == NXP_MEMORY_HBM;
+	r->dest_hbm = n->dest == NXP_MEMORY_HBM;
+	r->qid = qid;
+}
+
 static inline __attribute__((always_inline)) void dma_fill(const ntff_scan *s, uint32_t qid, const uint8_t *rec, drec *r)
 {
 	nxp_ntff_dma_note n;
 	ntff_decode_dma(rec, &n);
-	r->start_ts = ntff_tick_ns(s->p, n.start_tick);
-	r->end_ts = ntff_tick_ns(s->p, n.end_tick);
-	r->read_bytes = n.read_bytes;
-	r->write_bytes = n.write_bytes;
-	r->packet_aggregation_id = n.packet_aggregation_id;
-	r->flags = n.flags & (NXP_DMA_HARDWARE_DYNAMIC | NXP_DMA_SOFTWARE_DYNAMIC);
-	r->source_hbm = n.source == NXP_MEMORY_HBM;
-	r->dest_hbm = n.dest == NXP_MEMORY_HBM;
-	r->qid = qid;
+	dma_of_note(s->p, qid, &n, r);
 }
 
 /* The one-thread pass reads each table a block at a time (ntff_iter_block:
@@ -1347,6 +1391,8 @@ static void pass_free(pass *ps)
 	free(ps->qmemo);
 	free(ps->sicnt);
 	free(ps->sicnt_base);
+	free(ps->kept);
+	ps->kept = NULL;
 	ps->sicnt = NULL;
 	ps->sicnt_base = NULL;
 	ps->qmemo = NULL;
@@ -1680,6 +1726,90 @@ static void hi_max(int64_t *a, int64_t b)
 		*a = b;
 }
 
+/* Whether the passes of a split pass give the one-thread pass's figures
+ * (see above): records in start order, no negative term, and the reorder
+ * buffers together under the one-thread bound. */
+static int split_ok(pass *const *g, int n)
+{
+	size_t peak = 0;
+	for (int k = 0; k < n; k++) {
+		if (g[k]->unordered || g[k]->negative)
+			return 0;
+		peak += g[k]->reorder_peak;
+	}
+	return peak + 1 < REORDER_MAX; /* else the one-thread buffer might have hit its bound */
+}
+
+/* The passes of a split pass, each with its role (PT_*), added into x:
+ * sums, minima and maxima, each engine's and opcode's unions from the
+ * instruction pass that read them, the DMA unions from the pass that merged
+ * them (PT_ACC), the other tables' from PT_SIDE.  total_u is the caller's. */
+static void combine(pass *x, pass *const *parts, const int *role, int n)
+{
+	for (int k = 0; k < n; k++) {
+		pass *g = parts[k];
+		x->rows += g->rows;
+		lo_min(&x->span_lo, g->span_lo);
+		hi_max(&x->span_hi, g->span_hi);
+		lo_min(&x->exec_lo, g->exec_lo);
+		hi_max(&x->exec_hi, g->exec_hi);
+		sadd(&x->hbm_read, g->hbm_read);
+		sadd(&x->hbm_write, g->hbm_write);
+		if (role[k] == PT_INSTR) {
+			for (int e = 0; e < NXP_ENGINE_COUNT; e++) {
+				sadd(&x->eng_count[e], g->eng_count[e]);
+				sadd(&x->eng_time[e], g->eng_time[e]);
+				if (g->eng_count[e]) { /* the engine's group: its unions */
+					x->eng_u[e] = g->eng_u[e];
+					memcpy(&x->ops[e * OP_SLOTS], &g->ops[e * OP_SLOTS], OP_SLOTS * sizeof(*x->ops));
+				}
+			}
+			sadd(&x->matmul_count, g->matmul_count);
+			sadd(&x->activate_count, g->activate_count);
+			sadd(&x->activate_time, g->activate_time);
+			sadd(&x->hw_flops, g->hw_flops);
+			sadd(&x->tr_flops, g->tr_flops);
+			sadd(&x->adj_hw_flops, g->adj_hw_flops);
+			sadd(&x->adj_tr_flops, g->adj_tr_flops);
+			sadd(&x->sbuf_read, g->sbuf_read);
+			sadd(&x->sbuf_write, g->sbuf_write);
+			sadd(&x->psum_read, g->psum_read);
+			sadd(&x->psum_write, g->psum_write);
+			sadd(&x->spill_save, g->spill_save);
+			sadd(&x->spill_reload, g->spill_reload);
+			sadd(&x->prsw_bytes, g->prsw_bytes);
+			sadd(&x->prsw_count, g->prsw_count);
+			sadd(&x->dma_instr_hbm_read, g->dma_instr_hbm_read);
+			sadd(&x->dma_instr_hbm_write, g->dma_instr_hbm_write);
+		} else if (role[k] == PT_DMA) {
+			sadd(&x->pk_count, g->pk_count);
+			sadd(&x->pk_time, g->pk_time);
+			sadd(&x->pk_bytes, g->pk_bytes);
+			for (int c = 0; c < CLS_N; c++) {
+				sadd(&x->cls_count[c], g->cls_count[c]);
+				sadd(&x->cls_bytes[c], g->cls_bytes[c]);
+			}
+			for (int k2 = 1; k2 < 4; k2++)
+				sadd(&x->qbytes[k2], g->qbytes[k2]);
+			/* The group's transfers still open end with its trace. */
+			for (size_t j = 0; j < g->capq; j++)
+				if (g->q[j].used && g->q[j].agg != INT64_MIN)
+					close_transfer(g, &g->q[j]);
+			sadd(&x->xfer_count, g->xfer_count);
+			sadd(&x->xfer_time, g->xfer_time);
+		} else if (role[k] == PT_ACC) {
+			x->dma_u = g->dma_u;
+			memcpy(x->cls_u, g->cls_u, sizeof(x->cls_u));
+			x->dyn_u = g->dyn_u;
+		} else {
+			x->tg = g->tg;
+			x->ntg = g->ntg;
+			g->tg = NULL;
+			x->executions = g->executions;
+		}
+	}
+}
+
 /* Run the groups, A and S on their own threads and combine them into *into
  * (an initialised pass).  NXP_OK, an error (status filled), or 1: redo on one
  * thread. */
@@ -1769,82 +1899,18 @@ static int parallel_pass(pass *into, const nxp_metadata *md, const nxp_hardware 
 			nxp_status_copy(into->st, &t[k].st);
 			goto out;
 		}
-	size_t peak = 0;
+	pass *parts_ps[2 * GROUPS_MAX + 2];
+	int roles[2 * GROUPS_MAX + 2];
 	for (int k = 0; k < ntasks; k++) {
-		if (t[k].ps.unordered || t[k].ps.negative) {
-			rc = 1;
-			goto out;
-		}
-		peak += t[k].ps.reorder_peak;
+		parts_ps[k] = &t[k].ps;
+		roles[k] = t[k].which;
 	}
-	if (peak + 1 >= REORDER_MAX) { /* the one-thread buffer might have hit its bound */
+	if (!split_ok(parts_ps, ntasks)) {
 		rc = 1;
 		goto out;
 	}
-	pass *x = into;
-	for (int k = 0; k < ntasks; k++) {
-		pass *g = &t[k].ps;
-		x->rows += g->rows;
-		lo_min(&x->span_lo, g->span_lo);
-		hi_max(&x->span_hi, g->span_hi);
-		lo_min(&x->exec_lo, g->exec_lo);
-		hi_max(&x->exec_hi, g->exec_hi);
-		sadd(&x->hbm_read, g->hbm_read);
-		sadd(&x->hbm_write, g->hbm_write);
-		if (t[k].which == PT_INSTR) {
-			for (int e = 0; e < NXP_ENGINE_COUNT; e++) {
-				sadd(&x->eng_count[e], g->eng_count[e]);
-				sadd(&x->eng_time[e], g->eng_time[e]);
-				if (g->eng_count[e]) { /* the engine's group: its unions */
-					x->eng_u[e] = g->eng_u[e];
-					memcpy(&x->ops[e * OP_SLOTS], &g->ops[e * OP_SLOTS], OP_SLOTS * sizeof(*x->ops));
-				}
-			}
-			sadd(&x->matmul_count, g->matmul_count);
-			sadd(&x->activate_count, g->activate_count);
-			sadd(&x->activate_time, g->activate_time);
-			sadd(&x->hw_flops, g->hw_flops);
-			sadd(&x->tr_flops, g->tr_flops);
-			sadd(&x->adj_hw_flops, g->adj_hw_flops);
-			sadd(&x->adj_tr_flops, g->adj_tr_flops);
-			sadd(&x->sbuf_read, g->sbuf_read);
-			sadd(&x->sbuf_write, g->sbuf_write);
-			sadd(&x->psum_read, g->psum_read);
-			sadd(&x->psum_write, g->psum_write);
-			sadd(&x->spill_save, g->spill_save);
-			sadd(&x->spill_reload, g->spill_reload);
-			sadd(&x->prsw_bytes, g->prsw_bytes);
-			sadd(&x->prsw_count, g->prsw_count);
-			sadd(&x->dma_instr_hbm_read, g->dma_instr_hbm_read);
-			sadd(&x->dma_instr_hbm_write, g->dma_instr_hbm_write);
-		} else if (t[k].which == PT_DMA) {
-			sadd(&x->pk_count, g->pk_count);
-			sadd(&x->pk_time, g->pk_time);
-			sadd(&x->pk_bytes, g->pk_bytes);
-			for (int c = 0; c < CLS_N; c++) {
-				sadd(&x->cls_count[c], g->cls_count[c]);
-				sadd(&x->cls_bytes[c], g->cls_bytes[c]);
-			}
-			for (int k2 = 1; k2 < 4; k2++)
-				sadd(&x->qbytes[k2], g->qbytes[k2]);
-			/* The group's transfers still open end with its trace. */
-			for (size_t j = 0; j < g->capq; j++)
-				if (g->q[j].used && g->q[j].agg != INT64_MIN)
-					close_transfer(g, &g->q[j]);
-			sadd(&x->xfer_count, g->xfer_count);
-			sadd(&x->xfer_time, g->xfer_time);
-		} else if (t[k].which == PT_ACC) {
-			x->dma_u = g->dma_u;
-			memcpy(x->cls_u, g->cls_u, sizeof(x->cls_u));
-			x->dyn_u = g->dyn_u;
-		} else {
-			x->tg = g->tg;
-			x->ntg = g->ntg;
-			g->tg = NULL;
-			x->executions = g->executions;
-		}
-	}
-	x->total_u = total;
+	combine(into, parts_ps, roles, ntasks);
+	into->total_u = total;
 	rc = NXP_OK;
 out:
 	nxp_pool_free(pool);
@@ -1912,6 +1978,31 @@ static int execution_window(nxp_profile *p, int32_t index, region *rg, nxp_statu
 	return NXP_OK;
 }
 
+/* The profile's Metadata and the hardware description in use: hw_in's,
+ * else the profile's arch's (*hwp = hw), else none (*hwp = NULL). */
+static int summary_setup(nxp_profile *p, const nxp_hardware *hw_in, nxp_metadata *md, nxp_hardware *hw,
+			 const nxp_hardware **hwp, nxp_status *st)
+{
+	*hwp = NULL;
+	memset(md, 0, sizeof(*md));
+	md->struct_size = sizeof(*md);
+	int rc = nxp_profile_get_metadata(p, md);
+	if (rc)
+		return nxp__error_set(st, rc, -1, "nxp_profile_summarize: cannot read the profile's metadata");
+	if (hw_in) {
+		if (nxp_hardware_import(hw, hw_in) != NXP_OK)
+			return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_summarize: hardware struct_size too small");
+		*hwp = hw;
+	} else {
+		hw->struct_size = sizeof(*hw);
+		if (md->arch && nxp_hardware_for_arch(md->arch, hw) == NXP_OK)
+			*hwp = hw;
+	}
+	if (*hwp && hw->num_physical_cores <= 0)
+		hw->num_physical_cores = md->num_physical_cores > 0 ? md->num_physical_cores : 1;
+	return NXP_OK;
+}
+
 static int summarize(nxp_profile *p, const nxp_hardware *hw_in, int32_t threads, const nxp_summary_options *o,
 		     nxp_summary **out, nxp_status *st, nxp__summary_parts *parts)
 {
@@ -1939,22 +2030,9 @@ static int summarize(nxp_profile *p, const nxp_hardware *hw_in, int32_t threads,
 	nxp_hardware hw;
 	const nxp_hardware *hwp = NULL;
 	nxp_metadata md;
-	memset(&md, 0, sizeof(md));
-	md.struct_size = sizeof(md);
-	int rc = nxp_profile_get_metadata(p, &md);
+	int rc = summary_setup(p, hw_in, &md, &hw, &hwp, st);
 	if (rc)
-		return nxp__error_set(st, rc, -1, "nxp_profile_summarize: cannot read the profile's metadata");
-	if (hw_in) {
-		if (nxp_hardware_import(&hw, hw_in) != NXP_OK)
-			return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_summarize: hardware struct_size too small");
-		hwp = &hw;
-	} else {
-		hw.struct_size = sizeof(hw);
-		if (md.arch && nxp_hardware_for_arch(md.arch, &hw) == NXP_OK)
-			hwp = &hw;
-	}
-	if (hwp && hw.num_physical_cores <= 0)
-		hw.num_physical_cores = md.num_physical_cores > 0 ? md.num_physical_cores : 1;
+		return rc;
 	if (rg.pcore >= 0 && rg.pcore >= (md.num_physical_cores > 0 ? md.num_physical_cores : 1))
 		return nxp__error_set(st, NXP_E_RANGE, -1, "pcore_idx %lld: the profile's physical cores are 0..%d",
 				(long long)rg.pcore, (md.num_physical_cores > 0 ? md.num_physical_cores : 1) - 1);
@@ -1993,6 +2071,187 @@ out:
 	}
 	*out = s;
 	return NXP_OK;
+}
+
+/* ---- the fed pass (summary_feed.h) ----------------------------------------
+ * The parallel pass with one instruction group and one DMA group, each fed
+ * by the export's stream of its table instead of a read of its own (the
+ * DMA group merges its own unions: as the only group, its spans are already
+ * in start order, which is what A is for); the other tables (S) are read
+ * when the summary is asked for, and the two groups' busy runs, kept whole,
+ * are merged into total_active_time.  The same figures as the one-thread
+ * pass for the reasons the parallel pass gives; where one does not hold, the
+ * one-thread pass runs instead. */
+enum { FEED_IDLE, FEED_ON, FEED_DONE, FEED_SPOILED };
+
+struct nxp__sum_feed {
+	nxp_profile *p;
+	int cnt;        /* the instruction share counts static instructions (pass.sicnt) */
+	nxp_metadata md;
+	nxp_hardware hw;
+	const nxp_hardware *hwp;
+	region rg;
+	pass ps[2];     /* the Instruction stream's share, the DmaPacket stream's */
+	int state[2];
+	nxp_status st[2];
+};
+
+int nxp__sum_feed_new(nxp__sum_feed **out, nxp_profile *p, nxp_status *st)
+{
+	*out = NULL;
+	nxp__sum_feed *f = calloc(1, sizeof(*f));
+	if (!f)
+		return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
+	f->p = p;
+	f->rg = (region){INT64_MIN, INT64_MAX, -1, 0};
+	int rc = summary_setup(p, NULL, &f->md, &f->hw, &f->hwp, st); /* (f->hwp: &f->hw or NULL) */
+	for (int k = 0; k < 2 && !rc; k++) {
+		nxp_status_init(&f->st[k]);
+		if ((rc = pass_init(&f->ps[k], p, &f->rg, &f->md, f->hwp, &f->st[k])) != NXP_OK)
+			nxp_status_copy(st, &f->st[k]);
+		f->ps[k].fed = 1;
+	}
+	if (rc) {
+		nxp__sum_feed_free(f);
+		return rc;
+	}
+	if (p->nqueues > QUEUES_MAX)
+		f->state[0] = f->state[1] = FEED_SPOILED; /* the one-thread pass's limit must be hit as it hits it */
+	f->cnt = si_counts_init(&f->ps[0]);
+	*out = f;
+	return NXP_OK;
+}
+
+void nxp__sum_feed_free(nxp__sum_feed *f)
+{
+	if (!f)
+		return;
+	for (int k = 0; k < 2; k++)
+		pass_free(&f->ps[k]);
+	free(f);
+}
+
+int nxp__sum_feed_begin(nxp__sum_feed *f, int table)
+{
+	int k = table == NXP_TABLE_INSTRUCTION ? 0 : table == NXP_TABLE_DMA_PACKET ? 1 : -1;
+	if (!f || k < 0 || f->state[k] != FEED_IDLE)
+		return 0;
+	f->state[k] = FEED_ON;
+	return 1;
+}
+
+void nxp__sum_feed_instr(nxp__sum_feed *f, const ntff_queue *q, const nxp_ntff_instruction_note *n)
+{
+	pass *ps = &f->ps[0];
+	if (f->state[0] != FEED_ON || ps->unordered)
+		return;
+	irec in;
+	instr_of_note(f->p, q, n, &in);
+	in.count = f->cnt && in.si ? &ps->sicnt[q - f->p->queues][in.si - q->si] : NULL;
+	if (in.start_ts < ps->last_start)
+		ps->unordered = 1;
+	ps->last_start = in.start_ts;
+	/* (no window: clip() is exact without the window test, as in main_loop) */
+	if ((f->cnt ? do_instruction(ps, &in, 0, 1, 1) : do_instruction(ps, &in, 0, 1, 0)) != NXP_OK)
+		f->state[0] = FEED_SPOILED;
+}
+
+void nxp__sum_feed_dma(nxp__sum_feed *f, uint32_t qid, const nxp_ntff_dma_note *n)
+{
+	pass *ps = &f->ps[1];
+	if (f->state[1] != FEED_ON || ps->unordered)
+		return;
+	drec dp;
+	dma_of_note(f->p, qid, n, &dp);
+	if (dp.start_ts < ps->last_start)
+		ps->unordered = 1;
+	ps->last_start = dp.start_ts;
+	if (do_dma(ps, &dp, 0, 1) != NXP_OK)
+		f->state[1] = FEED_SPOILED;
+}
+
+void nxp__sum_feed_end(nxp__sum_feed *f, int table, int ok)
+{
+	int k = table == NXP_TABLE_INSTRUCTION ? 0 : 1;
+	if (!f || f->state[k] != FEED_ON)
+		return;
+	if (!ok) {
+		f->state[k] = FEED_SPOILED;
+		return;
+	}
+	if (k == 0) {
+		release(&f->ps[0], INT64_MAX, 1);
+		if (f->cnt)
+			si_counts_apply(&f->ps[0]);
+	}
+	total_end(&f->ps[k]); /* the open run to the kept ones */
+	f->state[k] = FEED_DONE;
+}
+
+/* The summary from the two shares and S: NXP_OK, an error, or 1 (the
+ * one-thread pass must make it). */
+static int fed_summary(nxp__sum_feed *f, nxp_summary **out, nxp_status *st)
+{
+	pass *into = calloc(1, sizeof(*into)), *side = calloc(1, sizeof(*side));
+	nxp_summary *s = NULL;
+	int rc = !into || !side ? nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory (summary pass)") : NXP_OK;
+	int side_init = 0, into_init = 0;
+	if (!rc && !(rc = pass_init(into, f->p, &f->rg, &f->md, f->hwp, st)))
+		into_init = 1;
+	if (!rc && !(rc = pass_init(side, f->p, &f->rg, &f->md, f->hwp, st)))
+		side_init = 1;
+	if (!rc)
+		rc = side_tables(side);
+	pass *parts[3] = {&f->ps[0], &f->ps[1], side};
+	static const int roles[3] = {PT_INSTR, PT_DMA, PT_SIDE};
+	if (!rc && !split_ok(parts, 3))
+		rc = 1;
+	if (!rc) {
+		combine(into, parts, roles, 3);
+		/* the DMA share merged its unions itself (the parallel pass's A) */
+		into->dma_u = f->ps[1].dma_u;
+		memcpy(into->cls_u, f->ps[1].cls_u, sizeof(into->cls_u));
+		into->dyn_u = f->ps[1].dyn_u;
+		/* total_active_time: the two shares' runs merged by start */
+		const pass *a = &f->ps[0], *b = &f->ps[1];
+		for (size_t i = 0, j = 0; i < a->nkept || j < b->nkept;) {
+			const nxp_span *x = j == b->nkept || (i < a->nkept && a->kept[i].lo <= b->kept[j].lo) ? &a->kept[i++]
+													    : &b->kept[j++];
+			nxp_union_add(&into->total_u, x->lo, x->hi);
+		}
+		if (nxp_summary_new(&s) != NXP_OK)
+			rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
+	}
+	if (!rc)
+		rc = fill(into, s, &f->md, f->hwp);
+	if (into_init)
+		pass_free(into);
+	if (side_init)
+		pass_free(side);
+	free(into);
+	free(side);
+	if (rc) {
+		nxp_summary_close(s);
+		return rc;
+	}
+	*out = s;
+	return NXP_OK;
+}
+
+int nxp__sum_feed_ready(const nxp__sum_feed *f)
+{
+	return f->state[0] == FEED_DONE && f->state[1] == FEED_DONE && !f->ps[0].unordered && !f->ps[1].unordered;
+}
+
+int nxp__sum_feed_summarize(nxp__sum_feed *f, nxp_summary **out, nxp_status *st)
+{
+	*out = NULL;
+	if (f->state[0] == FEED_DONE && f->state[1] == FEED_DONE) {
+		int rc = fed_summary(f, out, st);
+		if (rc != 1)
+			return rc;
+	}
+	return summarize(f->p, NULL, 1, NULL, out, st, NULL);
 }
 
 int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw_in, nxp_summary **out, nxp_status *st)
