@@ -1096,6 +1096,54 @@ START_TEST(deterministic)
 }
 END_TEST
 
+/* utf8 values that are all empty may come without a data buffer (NULL:
+ * nothing to point at, as the C Data Interface allows for an empty buffer);
+ * the writer's statistics compare and copy them (found by a damaged NTFF
+ * through `nxp export` under UBSan: memcmp given NULL). */
+START_TEST(empty_strings)
+{
+	static const tcol cols[] = {{"s", C_STR, 0}};
+	char *dir = tu_tmpdir();
+	char *p = tu_path(dir, "e.parquet");
+	tstream *t = calloc(1, sizeof(*t));
+	t->fail_at = -1;
+	t->cols = cols;
+	t->ncols = 1;
+	for (int i = 0; i < 3; i++) {
+		/* batches: "", "", ""; then "b", "", ""; then "", "", "" again */
+		int32_t *off = calloc(4, sizeof(int32_t));
+		char *data = NULL;
+		if (i == 1) {
+			off[1] = off[2] = off[3] = 1;
+			data = malloc(1);
+			data[0] = 'b';
+		}
+		struct ArrowArray *top = new_array(3, 0, 0, 1, NULL, NULL, NULL);
+		top->n_children = 1;
+		top->children = calloc(1, sizeof(void *));
+		top->children[0] = new_array(3, 0, 0, 3, NULL, off, data);
+		((owned *)top->private_data)->nchild = 1;
+		t->batches[i] = *top;
+		free(top);
+	}
+	t->nb = 3;
+	struct ArrowArrayStream s;
+	memset(&s, 0, sizeof(s));
+	s.get_schema = ts_get_schema;
+	s.get_next = ts_get_next;
+	s.get_last_error = ts_last_error;
+	s.release = ts_release;
+	s.private_data = t;
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_msg(nxp_parquet_write(p, &s, NULL, &st) == NXP_OK, "%s", st.message);
+	check_par1(p);
+	free(p);
+	rm_rf(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("parquet");
@@ -1115,6 +1163,7 @@ int main(void)
 	tcase_add_test(tc, delta_binary_packed);
 	tcase_add_test(tc, deterministic);
 	tcase_add_test(tc, zstd_stored);
+	tcase_add_test(tc, empty_strings);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

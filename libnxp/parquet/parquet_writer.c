@@ -154,6 +154,16 @@ static int nomem(pq_writer *w)
 	return nxp__error_set(w->st, NXP_E_NOMEM, -1, "out of memory writing %s", w->path);
 }
 
+/* A utf8 array's bytes.  An array whose strings are all empty may have no
+ * data buffer (check_offsets allows no other): its strings then point at
+ * an empty byte here, never at NULL (pointer arithmetic on NULL, and
+ * memcmp or memcpy given NULL even for 0 bytes, are undefined). */
+static const uint8_t *str_data(const struct ArrowArray *a)
+{
+	static const uint8_t none[1];
+	return a->buffers[2] ? (const uint8_t *)a->buffers[2] : none;
+}
+
 /* ---- dictionary ----------------------------------------------------------- */
 
 static uint32_t str_hash(const uint8_t *s, size_t n)
@@ -409,7 +419,10 @@ static int idict_map(pq_idict *d, const void *vals, size_t n, int w4, uint32_t m
 
 static int str_less(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
 {
-	int r = memcmp(a, b, an < bn ? an : bn);
+	/* (an empty string may have no bytes behind it: a NULL pointer, which
+	 * memcmp must not be given even for 0 bytes) */
+	size_t m = an < bn ? an : bn;
+	int r = m ? memcmp(a, b, m) : 0;
 	return r < 0 || (r == 0 && an < bn);
 }
 
@@ -737,7 +750,7 @@ static int64_t append_strings(pq_writer *w, pq_col *c, const struct ArrowArray *
 			      const uint8_t *valid, int64_t i0, int64_t n)
 {
 	const int32_t *off = (const int32_t *)a->buffers[1] + (idx ? a->offset : 0);
-	const uint8_t *data = a->buffers[2];
+	const uint8_t *data = str_data(a);
 	int64_t i = 0;
 	while (i < n) {
 		int64_t row = i0 + i++;
@@ -790,7 +803,7 @@ static inline __attribute__((always_inline)) int64_t append_dict_ids_v(pq_writer
 	const int32_t *idx = (const int32_t *)a->buffers[1];
 	const struct ArrowArray *d = a->dictionary;
 	const int32_t *off = (const int32_t *)d->buffers[1] + d->offset;
-	const uint8_t *data = d->buffers[2];
+	const uint8_t *data = str_data(d);
 	if (pq_buf_reserve(&c->vals, (size_t)n * 4))
 		return nomem(w);
 	uint32_t *out = (uint32_t *)(void *)(c->vals.p + c->vals.n);
@@ -839,7 +852,7 @@ static int64_t append_str_ids(pq_writer *w, pq_col *c, const struct ArrowArray *
 			      int64_t i0, int64_t n)
 {
 	const int32_t *off = (const int32_t *)a->buffers[1];
-	const uint8_t *data = a->buffers[2];
+	const uint8_t *data = str_data(a);
 	if (pq_buf_reserve(&c->vals, (size_t)n * 4))
 		return nomem(w);
 	uint32_t *out = (uint32_t *)(void *)(c->vals.p + c->vals.n);
