@@ -155,11 +155,12 @@ typedef struct pass {
 	size_t reorder_peak; /* most spans the reorder buffer held */
 	int spans;          /* a DMA group of the parallel pass: busy spans go to `out`, not to the unions */
 	/* fed pass (nxp__sum_feed): total_u is not fed; its runs are kept whole
-	 * in `kept` as lo, hi pairs (at most KEPT_MAX runs, else `unordered`:
-	 * the export's summary is then made by the one-thread pass) */
+	 * in `kept` (keep_run: at most KEPT_MAX bytes, else `unordered`: the
+	 * export's summary is then made by the one-thread pass) */
 	int fed;
-	int64_t *kept;
-	size_t nkept, capkept;
+	uint8_t *kept;
+	size_t nkept, capkept; /* bytes */
+	int64_t kept_hi;       /* the last run's end */
 } pass;
 
 /* Counters saturate instead of overflowing on hostile input. */
@@ -259,16 +260,50 @@ static size_t chan_get(chan *c, nxp_span *v)
 	return n;
 }
 
-/* Runs a fed pass keeps at most (16 bytes each: 16 MiB).  A 714 MB trace
- * keeps ~90 k runs a share; more than KEPT_MAX, and the export's summary is
- * made by its own pass instead. */
-#define KEPT_MAX ((size_t)1 << 20)
+/* A fed pass keeps its runs (sorted, disjoint) as varints: the gap from
+ * the previous run's end, then the length, both zigzag-coded (~5 bytes a
+ * run instead of 16).  A 714 MB trace keeps ~90 k runs a share, a 2 GiB one
+ * ~270 k; past KEPT_MAX bytes (~3 M runs), the export's summary is made by
+ * its own pass instead. */
+#define KEPT_MAX ((size_t)16 << 20)
+
+static inline uint64_t zz64(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t unzz64(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+static size_t put_varint(uint8_t *o, uint64_t v)
+{
+	size_t n = 0;
+	while (v >= 0x80) {
+		o[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	o[n++] = (uint8_t)v;
+	return n;
+}
+
+static uint64_t get_varint(const uint8_t **p)
+{
+	uint64_t v = 0;
+	for (int sh = 0;; sh += 7) {
+		uint8_t b = *(*p)++;
+		v |= (uint64_t)(b & 0x7f) << sh;
+		if (!(b & 0x80))
+			return v;
+	}
+}
 
 static void keep_run(pass *ps, const nxp_span *r)
 {
-	if (ps->nkept == ps->capkept) {
-		size_t cap = ps->capkept ? 2 * ps->capkept : 1024;
-		int64_t *k = cap <= KEPT_MAX ? realloc(ps->kept, cap * 2 * sizeof(*k)) : NULL;
+	if (ps->capkept - ps->nkept < 20) { /* two varints of at most 10 bytes */
+		size_t cap = ps->capkept ? 2 * ps->capkept : 4096;
+		uint8_t *k = cap <= KEPT_MAX ? realloc(ps->kept, cap) : NULL;
 		if (!k) {
 			ps->unordered = 1; /* too many (or no memory): not a fed summary */
 			return;
@@ -276,9 +311,26 @@ static void keep_run(pass *ps, const nxp_span *r)
 		ps->kept = k;
 		ps->capkept = cap;
 	}
-	ps->kept[2 * ps->nkept] = r->lo;
-	ps->kept[2 * ps->nkept + 1] = r->hi;
-	ps->nkept++;
+	/* (wrapping differences: exact for any int64 pair once decoded) */
+	ps->nkept += put_varint(ps->kept + ps->nkept, zz64((int64_t)((uint64_t)r->lo - (uint64_t)ps->kept_hi)));
+	ps->nkept += put_varint(ps->kept + ps->nkept, zz64((int64_t)((uint64_t)r->hi - (uint64_t)r->lo)));
+	ps->kept_hi = r->hi;
+}
+
+/* The next kept run of a share: 1 and *lo, *hi, or 0 past the last. */
+typedef struct kept_rd {
+	const uint8_t *p, *end;
+	int64_t hi;
+} kept_rd;
+
+static int kept_next(kept_rd *k, int64_t *lo, int64_t *hi)
+{
+	if (k->p >= k->end)
+		return 0;
+	*lo = (int64_t)((uint64_t)k->hi + (uint64_t)unzz64(get_varint(&k->p)));
+	*hi = (int64_t)((uint64_t)*lo + (uint64_t)unzz64(get_varint(&k->p)));
+	k->hi = *hi;
+	return 1;
 }
 
 static void emit_run(pass *ps, const nxp_span *r)
@@ -2217,10 +2269,17 @@ static int fed_summary(nxp__sum_feed *f, nxp_summary **out, nxp_status *st)
 		into->dyn_u = f->ps[1].dyn_u;
 		/* total_active_time: the two shares' runs merged by start */
 		const pass *a = &f->ps[0], *b = &f->ps[1];
-		for (size_t i = 0, j = 0; i < a->nkept || j < b->nkept;) {
-			const int64_t *x = j == b->nkept || (i < a->nkept && a->kept[2 * i] <= b->kept[2 * j]) ? &a->kept[2 * i++]
-													     : &b->kept[2 * j++];
-			nxp_union_add(&into->total_u, x[0], x[1]);
+		kept_rd ka = {a->kept, a->kept + a->nkept, 0}, kb = {b->kept, b->kept + b->nkept, 0};
+		int64_t alo = 0, ahi = 0, blo = 0, bhi = 0;
+		int ha = kept_next(&ka, &alo, &ahi), hb = kept_next(&kb, &blo, &bhi);
+		while (ha || hb) {
+			if (ha && (!hb || alo <= blo)) {
+				nxp_union_add(&into->total_u, alo, ahi);
+				ha = kept_next(&ka, &alo, &ahi);
+			} else {
+				nxp_union_add(&into->total_u, blo, bhi);
+				hb = kept_next(&kb, &blo, &bhi);
+			}
 		}
 		if (nxp_summary_new(&s) != NXP_OK)
 			rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
