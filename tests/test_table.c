@@ -1008,6 +1008,22 @@ static int64_t warning_count(nxp_profile *p, const char *category, const char *t
 	return total;
 }
 
+/* An NTFF writer at `path` that takes bad notes too (ntff_writer_set_unchecked),
+ * with one Scalar instruction queue (*q0; *q its description, for more). */
+static nxp_ntff_writer *unchecked_writer(const char *path, nxp_ntff_queue *q, int32_t *q0)
+{
+	nxp_ntff_info info;
+	nxp_ntff_info_init(&info);
+	nxp_ntff_writer *w;
+	ck_assert_int_eq(nxp_ntff_writer_open_path(&w, path, &info, NULL, NULL), NXP_OK);
+	ntff_writer_set_unchecked(w, 1);
+	nxp_ntff_queue_init(q);
+	q->kind = NXP_QUEUE_INSTRUCTION;
+	q->engine = NXP_ENGINE_SCALAR;
+	*q0 = nxp_ntff_writer_add_queue(w, q);
+	return w;
+}
+
 START_TEST(test_warning_walks)
 {
 	/* clean synthetic trace: unknown pcs counted as the cursor counts them */
@@ -1033,16 +1049,9 @@ START_TEST(test_warning_walks)
 	 * span): the rows come in the cursor's order with its offsets */
 	char *dir = tu_tmpdir();
 	char *path = tu_path(dir, "two.ntff");
-	nxp_ntff_info info;
-	nxp_ntff_info_init(&info);
-	nxp_ntff_writer *w;
-	ck_assert_int_eq(nxp_ntff_writer_open_path(&w, path, &info, NULL, NULL), NXP_OK);
-	ntff_writer_set_unchecked(w, 1);
 	nxp_ntff_queue q;
-	nxp_ntff_queue_init(&q);
-	q.kind = NXP_QUEUE_INSTRUCTION;
-	q.engine = NXP_ENGINE_SCALAR;
-	int32_t q0 = nxp_ntff_writer_add_queue(w, &q);
+	int32_t q0;
+	nxp_ntff_writer *w = unchecked_writer(path, &q, &q0);
 	q.engine = NXP_ENGINE_VECTOR;
 	int32_t q1 = nxp_ntff_writer_add_queue(w, &q);
 	uint64_t t0 = 10, t1 = 15;
@@ -1129,16 +1138,9 @@ START_TEST(test_warning_after_tables)
 	 * reads clean, the whole table does not */
 	char *dir = tu_tmpdir();
 	char *path = tu_path(dir, "late.ntff");
-	nxp_ntff_info info;
-	nxp_ntff_info_init(&info);
-	nxp_ntff_writer *w;
-	ck_assert_int_eq(nxp_ntff_writer_open_path(&w, path, &info, NULL, NULL), NXP_OK);
-	ntff_writer_set_unchecked(w, 1);
 	nxp_ntff_queue q;
-	nxp_ntff_queue_init(&q);
-	q.kind = NXP_QUEUE_INSTRUCTION;
-	q.engine = NXP_ENGINE_SCALAR;
-	int32_t q0 = nxp_ntff_writer_add_queue(w, &q);
+	int32_t q0;
+	nxp_ntff_writer *w = unchecked_writer(path, &q, &q0);
 	for (int i = 0; i < 40; i++) {
 		uint64_t t = i == 30 ? 5 : 10 + 10 * (uint64_t)i;
 		nxp_ntff_instruction_note n = { t, t + 3, 0, 0, -1 };

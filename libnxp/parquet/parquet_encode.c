@@ -60,7 +60,7 @@ static int put_rle_run(pq_buf *out, uint32_t value, size_t count, int bw)
 {
 	if (pq_buf_reserve(out, 10 + 4))
 		return -1;
-	out->n += pq_uvarint(out->p + out->n, (uint64_t)count << 1);
+	out->n += nxp_uvarint_put(out->p + out->n, (uint64_t)count << 1);
 	for (int i = 0; i < (bw + 7) / 8; i++)
 		out->p[out->n++] = (uint8_t)(value >> (8 * i));
 	return 0;
@@ -76,7 +76,7 @@ static int put_packed(pq_buf *out, const uint32_t *v, size_t n, size_t groups, i
 	size_t bytes = groups * (size_t)bw;
 	if (pq_buf_reserve(out, 10 + bytes + 8))
 		return -1;
-	out->n += pq_uvarint(out->p + out->n, (uint64_t)groups << 1 | 1);
+	out->n += nxp_uvarint_put(out->p + out->n, (uint64_t)groups << 1 | 1);
 	uint8_t *o = out->p + out->n;
 	size_t total = groups * 8;
 	if (bw <= 8) {
@@ -159,7 +159,7 @@ int pq_def_levels(pq_buf *out, const uint8_t *bits, size_t n, size_t nulls)
 	if (nulls == 0 || nulls == n) { /* one RLE run of 1s or 0s */
 		if (pq_buf_reserve(out, 11))
 			return -1;
-		out->n += pq_uvarint(out->p + out->n, (uint64_t)n << 1);
+		out->n += nxp_uvarint_put(out->p + out->n, (uint64_t)n << 1);
 		out->p[out->n++] = nulls == 0;
 		return 0;
 	}
@@ -167,7 +167,7 @@ int pq_def_levels(pq_buf *out, const uint8_t *bits, size_t n, size_t nulls)
 	size_t groups = (n + 7) / 8;
 	if (pq_buf_reserve(out, 10 + groups))
 		return -1;
-	out->n += pq_uvarint(out->p + out->n, (uint64_t)groups << 1 | 1);
+	out->n += nxp_uvarint_put(out->p + out->n, (uint64_t)groups << 1 | 1);
 	memcpy(out->p + out->n, bits, groups);
 	if (n & 7) /* padding bits past the last row are 0 */
 		out->p[out->n + groups - 1] &= (uint8_t)((1u << (n & 7)) - 1);
@@ -246,11 +246,6 @@ void pq_bits_set(uint8_t *dst, int64_t dpos, int64_t n)
 #define DELTA_MINIBLOCKS 4
 #define DELTA_MINI (DELTA_BLOCK / DELTA_MINIBLOCKS)
 
-static inline uint64_t zigzag64(int64_t x)
-{
-	return ((uint64_t)x << 1) ^ (uint64_t)(x >> 63);
-}
-
 static inline int width64(uint64_t x)
 {
 	return x ? 64 - __builtin_clzll(x) : 0;
@@ -304,7 +299,7 @@ static uint8_t *pack32(uint8_t *o, const uint64_t *x, uint64_t base, int bw)
  * of their own); the padding to the miniblock is min_delta (relative 0). */
 static uint8_t *put_block(uint8_t *o, uint64_t *d, size_t m, int64_t min_delta)
 {
-	o += pq_uvarint(o, zigzag64(min_delta));
+	o += nxp_uvarint_put(o, nxp_zigzag64(min_delta));
 	uint64_t base = (uint64_t)min_delta;
 	for (size_t j = m; j < DELTA_BLOCK; j++)
 		d[j] = base;
@@ -332,10 +327,10 @@ static int delta_reserve(pq_buf *out, size_t n, size_t bytes)
 
 static uint8_t *delta_header(uint8_t *o, size_t n, int64_t first)
 {
-	o += pq_uvarint(o, DELTA_BLOCK);
-	o += pq_uvarint(o, DELTA_MINIBLOCKS);
-	o += pq_uvarint(o, n);
-	o += pq_uvarint(o, zigzag64(first));
+	o += nxp_uvarint_put(o, DELTA_BLOCK);
+	o += nxp_uvarint_put(o, DELTA_MINIBLOCKS);
+	o += nxp_uvarint_put(o, n);
+	o += nxp_uvarint_put(o, nxp_zigzag64(first));
 	return o;
 }
 

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "varint.h"
+
 /* ---- growable byte buffer ---------------------------------------------- */
 
 typedef struct pq_buf {
@@ -69,17 +71,6 @@ void tc_raw(tc_writer *w, const void *p, size_t n);
 
 /* ---- encodings (parquet_encode.c) -------------------------------------- */
 
-/* Unsigned LEB128 varint into b (b has >= 10 bytes of room); returns bytes written. */
-static inline size_t pq_uvarint(uint8_t *b, uint64_t v)
-{
-	size_t i = 0;
-	while (v >= 0x80) {
-		b[i++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	b[i++] = (uint8_t)v;
-	return i;
-}
 /* Bits needed for values 0..max_value (at least 1). */
 int pq_bit_width(uint32_t max_value);
 /* RLE/bit-packed hybrid of n values of `bw` bits (1..32), appended to out

@@ -46,12 +46,7 @@ static void put(tc_writer *w, const void *p, size_t n)
 static void put_uvarint(tc_writer *w, uint64_t v)
 {
 	uint8_t b[10];
-	put(w, b, pq_uvarint(b, v));
-}
-
-static uint64_t zigzag(int64_t v)
-{
-	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+	put(w, b, nxp_uvarint_put(b, v));
 }
 
 static void field(tc_writer *w, int16_t id, int type)
@@ -64,7 +59,7 @@ static void field(tc_writer *w, int16_t id, int type)
 	} else {
 		uint8_t b = (uint8_t)type;
 		put(w, &b, 1);
-		put_uvarint(w, zigzag(id));
+		put_uvarint(w, nxp_zigzag64(id));
 	}
 	*last = id;
 }
@@ -72,13 +67,13 @@ static void field(tc_writer *w, int16_t id, int type)
 void tc_i32(tc_writer *w, int16_t id, int32_t v)
 {
 	field(w, id, TC_I32);
-	put_uvarint(w, zigzag(v));
+	put_uvarint(w, nxp_zigzag64(v));
 }
 
 void tc_i64(tc_writer *w, int16_t id, int64_t v)
 {
 	field(w, id, TC_I64);
-	put_uvarint(w, zigzag(v));
+	put_uvarint(w, nxp_zigzag64(v));
 }
 
 void tc_bool(tc_writer *w, int16_t id, int v)
@@ -140,7 +135,7 @@ void tc_list_begin(tc_writer *w, int16_t id, int elem, uint32_t n)
 
 void tc_elem_i32(tc_writer *w, int32_t v)
 {
-	put_uvarint(w, zigzag(v));
+	put_uvarint(w, nxp_zigzag64(v));
 }
 
 void tc_elem_binary(tc_writer *w, const void *p, size_t n)

@@ -17,6 +17,7 @@
 #include "ntff_priv.h"
 #include "status.h"
 #include "summary_feed.h"
+#include "varint.h"
 #include "summary_priv.h"
 
 #include <pthread.h>
@@ -267,38 +268,6 @@ static size_t chan_get(chan *c, nxp_span *v)
  * its own pass instead. */
 #define KEPT_MAX ((size_t)16 << 20)
 
-static inline uint64_t zz64(int64_t v)
-{
-	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-}
-
-static inline int64_t unzz64(uint64_t v)
-{
-	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
-
-static size_t put_varint(uint8_t *o, uint64_t v)
-{
-	size_t n = 0;
-	while (v >= 0x80) {
-		o[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	o[n++] = (uint8_t)v;
-	return n;
-}
-
-static uint64_t get_varint(const uint8_t **p)
-{
-	uint64_t v = 0;
-	for (int sh = 0;; sh += 7) {
-		uint8_t b = *(*p)++;
-		v |= (uint64_t)(b & 0x7f) << sh;
-		if (!(b & 0x80))
-			return v;
-	}
-}
-
 static void keep_run(pass *ps, const nxp_span *r)
 {
 	if (ps->capkept - ps->nkept < 20) { /* two varints of at most 10 bytes */
@@ -312,8 +281,10 @@ static void keep_run(pass *ps, const nxp_span *r)
 		ps->capkept = cap;
 	}
 	/* (wrapping differences: exact for any int64 pair once decoded) */
-	ps->nkept += put_varint(ps->kept + ps->nkept, zz64((int64_t)((uint64_t)r->lo - (uint64_t)ps->kept_hi)));
-	ps->nkept += put_varint(ps->kept + ps->nkept, zz64((int64_t)((uint64_t)r->hi - (uint64_t)r->lo)));
+	const int64_t gap = (int64_t)((uint64_t)r->lo - (uint64_t)ps->kept_hi);
+	const int64_t len = (int64_t)((uint64_t)r->hi - (uint64_t)r->lo);
+	ps->nkept += nxp_uvarint_put(ps->kept + ps->nkept, nxp_zigzag64(gap));
+	ps->nkept += nxp_uvarint_put(ps->kept + ps->nkept, nxp_zigzag64(len));
 	ps->kept_hi = r->hi;
 }
 
@@ -327,8 +298,8 @@ static int kept_next(kept_rd *k, int64_t *lo, int64_t *hi)
 {
 	if (k->p >= k->end)
 		return 0;
-	*lo = (int64_t)((uint64_t)k->hi + (uint64_t)unzz64(get_varint(&k->p)));
-	*hi = (int64_t)((uint64_t)*lo + (uint64_t)unzz64(get_varint(&k->p)));
+	*lo = (int64_t)((uint64_t)k->hi + (uint64_t)nxp_unzigzag64(nxp_uvarint_get(&k->p)));
+	*hi = (int64_t)((uint64_t)*lo + (uint64_t)nxp_unzigzag64(nxp_uvarint_get(&k->p)));
 	k->hi = *hi;
 	return 1;
 }

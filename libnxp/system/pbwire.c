@@ -4,6 +4,7 @@
 
 #include "source.h"
 #include "status.h"
+#include "varint.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +26,7 @@ size_t pb_decode_varint(const uint8_t *p, size_t n, uint64_t *v)
 
 size_t pb_encode_varint(uint64_t v, uint8_t *out)
 {
-	size_t n = 0;
-	while (v >= 0x80) {
-		out[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	out[n++] = (uint8_t)v;
-	return n;
+	return nxp_uvarint_put(out, v);
 }
 
 void pbwalk_init(pbwalk *w, sysin *in, const uint32_t *known_tags, size_t n_known, uint64_t load_mask,
