@@ -71,12 +71,21 @@ typedef struct dev_ctx {
 	int ended;
 } dev_ctx;
 
+/* The summary share this stream feeds ends: ok at the table's end, else
+ * (an error, a release before the end) it is not used. */
+static void feed_end(dev_ctx *d, int ok)
+{
+	if (d->feed)
+		nxp__sum_feed_end(d->feed, d->nt->table, ok);
+	d->feed = NULL;
+}
+
 static void dev_free(void *p)
 {
 	dev_ctx *d = p;
 	if (!d)
 		return;
-	nxp__sum_feed_end(d->feed, d->nt ? d->nt->table : 0, 0); /* released before its end: no share */
+	feed_end(d, 0); /* released before its end: no share */
 	nxp_cursor_close(d->cur);
 	if (d->it_open)
 		ntff_iter_close(&d->it);
@@ -537,8 +546,7 @@ static void fill_error(nxc_stream *s, dev_ctx *d, int rc)
 {
 	nxc_stream_error(s, "%s: %s", s->t->name, d->it.s.err.message[0] ? d->it.s.err.message : nxp_strerror(rc));
 	d->ended = 1;
-	nxp__sum_feed_end(d->feed, d->nt->table, 0);
-	d->feed = NULL;
+	feed_end(d, 0);
 }
 
 /* Decode and check one Instruction record into row k of the gathered run:
@@ -656,8 +664,7 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 				if (d->whole && !it->s.failed && !it->s.stats.bad_records && !it->s.stats.skipped_sections &&
 				    (!d->ic || d->need_si))
 					ntff_table_note_clean(d->p, d->nt->table, d->ic ? it->s.stats.unknown_pcs : 0);
-				nxp__sum_feed_end(d->feed, d->nt->table, !it->s.failed);
-				d->feed = NULL;
+				feed_end(d, !it->s.failed);
 				break;
 			}
 			if (rc < 0) {

@@ -13,10 +13,9 @@
  * (ntff_table_note_clean: an export writes the device tables before this
  * one) is not read again.  Otherwise each table's queues are walked one
  * after the other, each in its own order, without the k-way merge
- * (clean_walk): when nothing is wrong —
- * every record passes its checks, no key goes back, no section is skipped, no
- * read error — the table's only row is its unknown_pcs count, the same count
- * in any order.  Only a table where something is wrong is walked again
+ * (clean_walk): when nothing is wrong — every record passes its checks, no
+ * key goes back, no section is skipped, no read error — the table's only
+ * row is its unknown_pcs count, the same count in any order.  Only a table where something is wrong is walked again
  * through the merge, which gives its rows in the documented time order. */
 #include "columnar_priv.h"
 

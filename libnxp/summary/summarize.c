@@ -2029,8 +2029,11 @@ static int summary_setup(nxp_profile *p, const nxp_hardware *hw_in, nxp_metadata
 	return NXP_OK;
 }
 
+static int fed_pass(pass *into, nxp__sum_feed *f);
+
+/* feed: the export's fed shares (summary_feed.h), or NULL. */
 static int summarize(nxp_profile *p, const nxp_hardware *hw_in, int32_t threads, const nxp_summary_options *o,
-		     nxp_summary **out, nxp_status *st, nxp__summary_parts *parts)
+		     nxp_summary **out, nxp_status *st, nxp__summary_parts *parts, nxp__sum_feed *feed)
 {
 	if (parts)
 		memset(parts, 0, sizeof(*parts));
@@ -2077,8 +2080,8 @@ static int summarize(nxp_profile *p, const nxp_hardware *hw_in, int32_t threads,
 	if (rc)
 		goto out;
 
-	rc = nth > 1 ? parallel_pass(ps, &md, hwp, nth, parts) : 1;
-	if (nth > 1 && rc == 1 && parts)
+	rc = feed ? fed_pass(ps, feed) : nth > 1 ? parallel_pass(ps, &md, hwp, nth, parts) : 1;
+	if (!feed && nth > 1 && rc == 1 && parts)
 		parts->fallback = 1;
 	ps->st = st;
 	if (rc == 1) { /* the one-thread pass */
@@ -2157,9 +2160,15 @@ void nxp__sum_feed_free(nxp__sum_feed *f)
 	free(f);
 }
 
+/* The share a table's stream feeds: 0 Instruction, 1 DmaPacket, else -1. */
+static int share_of(int table)
+{
+	return table == NXP_TABLE_INSTRUCTION ? 0 : table == NXP_TABLE_DMA_PACKET ? 1 : -1;
+}
+
 int nxp__sum_feed_begin(nxp__sum_feed *f, int table)
 {
-	int k = table == NXP_TABLE_INSTRUCTION ? 0 : table == NXP_TABLE_DMA_PACKET ? 1 : -1;
+	int k = share_of(table);
 	if (!f || k < 0 || f->state[k] != FEED_IDLE)
 		return 0;
 	f->state[k] = FEED_ON;
@@ -2198,8 +2207,8 @@ void nxp__sum_feed_dma(nxp__sum_feed *f, uint32_t qid, const nxp_ntff_dma_note *
 
 void nxp__sum_feed_end(nxp__sum_feed *f, int table, int ok)
 {
-	int k = table == NXP_TABLE_INSTRUCTION ? 0 : 1;
-	if (!f || f->state[k] != FEED_ON)
+	int k = share_of(table);
+	if (!f || k < 0 || f->state[k] != FEED_ON)
 		return;
 	if (!ok) {
 		f->state[k] = FEED_SPOILED;
@@ -2214,18 +2223,35 @@ void nxp__sum_feed_end(nxp__sum_feed *f, int table, int ok)
 	f->state[k] = FEED_DONE;
 }
 
-/* The summary from the two shares and S: NXP_OK, an error, or 1 (the
- * one-thread pass must make it). */
-static int fed_summary(nxp__sum_feed *f, nxp_summary **out, nxp_status *st)
+/* total_active_time: the two shares' kept runs merged by start into u. */
+static void merge_kept(nxp_union *u, const pass *a, const pass *b)
 {
-	pass *into = calloc(1, sizeof(*into)), *side = calloc(1, sizeof(*side));
-	nxp_summary *s = NULL;
-	int rc = !into || !side ? nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory (summary pass)") : NXP_OK;
-	int side_init = 0, into_init = 0;
-	if (!rc && !(rc = pass_init(into, f->p, &f->rg, &f->md, f->hwp, st)))
-		into_init = 1;
-	if (!rc && !(rc = pass_init(side, f->p, &f->rg, &f->md, f->hwp, st)))
-		side_init = 1;
+	kept_rd ka = {a->kept, a->kept + a->nkept, 0}, kb = {b->kept, b->kept + b->nkept, 0};
+	int64_t alo = 0, ahi = 0, blo = 0, bhi = 0;
+	int ha = kept_next(&ka, &alo, &ahi), hb = kept_next(&kb, &blo, &bhi);
+	while (ha || hb) {
+		if (ha && (!hb || alo <= blo)) {
+			nxp_union_add(u, alo, ahi);
+			ha = kept_next(&ka, &alo, &ahi);
+		} else {
+			nxp_union_add(u, blo, bhi);
+			hb = kept_next(&kb, &blo, &bhi);
+		}
+	}
+}
+
+/* The two shares and S (read now) combined into *into (an initialised
+ * pass), as parallel_pass combines its parts: NXP_OK, an error (status
+ * filled), or 1: redo on one thread (a share not ended whole, or a reason
+ * of split_ok). */
+static int fed_pass(pass *into, nxp__sum_feed *f)
+{
+	if (!nxp__sum_feed_ready(f))
+		return 1;
+	pass *side = calloc(1, sizeof(*side));
+	if (!side)
+		return nxp__error_set(into->st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
+	int rc = pass_init(side, f->p, &into->rg, &f->md, f->hwp, into->st);
 	if (!rc)
 		rc = side_tables(side);
 	pass *parts[3] = {&f->ps[0], &f->ps[1], side};
@@ -2238,37 +2264,11 @@ static int fed_summary(nxp__sum_feed *f, nxp_summary **out, nxp_status *st)
 		into->dma_u = f->ps[1].dma_u;
 		memcpy(into->cls_u, f->ps[1].cls_u, sizeof(into->cls_u));
 		into->dyn_u = f->ps[1].dyn_u;
-		/* total_active_time: the two shares' runs merged by start */
-		const pass *a = &f->ps[0], *b = &f->ps[1];
-		kept_rd ka = {a->kept, a->kept + a->nkept, 0}, kb = {b->kept, b->kept + b->nkept, 0};
-		int64_t alo = 0, ahi = 0, blo = 0, bhi = 0;
-		int ha = kept_next(&ka, &alo, &ahi), hb = kept_next(&kb, &blo, &bhi);
-		while (ha || hb) {
-			if (ha && (!hb || alo <= blo)) {
-				nxp_union_add(&into->total_u, alo, ahi);
-				ha = kept_next(&ka, &alo, &ahi);
-			} else {
-				nxp_union_add(&into->total_u, blo, bhi);
-				hb = kept_next(&kb, &blo, &bhi);
-			}
-		}
-		if (nxp_summary_new(&s) != NXP_OK)
-			rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory (summary pass)");
+		merge_kept(&into->total_u, &f->ps[0], &f->ps[1]);
 	}
-	if (!rc)
-		rc = fill(into, s, &f->md, f->hwp);
-	if (into_init)
-		pass_free(into);
-	if (side_init)
-		pass_free(side);
-	free(into);
+	pass_free(side);
 	free(side);
-	if (rc) {
-		nxp_summary_close(s);
-		return rc;
-	}
-	*out = s;
-	return NXP_OK;
+	return rc;
 }
 
 int nxp__sum_feed_ready(const nxp__sum_feed *f)
@@ -2278,18 +2278,12 @@ int nxp__sum_feed_ready(const nxp__sum_feed *f)
 
 int nxp__sum_feed_summarize(nxp__sum_feed *f, nxp_summary **out, nxp_status *st)
 {
-	*out = NULL;
-	if (f->state[0] == FEED_DONE && f->state[1] == FEED_DONE) {
-		int rc = fed_summary(f, out, st);
-		if (rc != 1)
-			return rc;
-	}
-	return summarize(f->p, NULL, 1, NULL, out, st, NULL);
+	return summarize(f->p, NULL, 1, NULL, out, st, NULL, f);
 }
 
 int nxp_profile_summarize(nxp_profile *p, const nxp_hardware *hw_in, nxp_summary **out, nxp_status *st)
 {
-	return summarize(p, hw_in, 1, NULL, out, st, NULL);
+	return summarize(p, hw_in, 1, NULL, out, st, NULL, NULL);
 }
 
 int nxp__profile_summarize_parts(nxp_profile *p, const nxp_summary_options *o, nxp_summary **out, nxp_status *st,
@@ -2300,7 +2294,7 @@ int nxp__profile_summarize_parts(nxp_profile *p, const nxp_summary_options *o, n
 			*out = NULL;
 		return nxp__error_set(st, NXP_E_INVAL, -1, "nxp_profile_summarize_opts: options struct_size too small");
 	}
-	return summarize(p, o ? o->hw : NULL, o ? o->threads : 0, o, out, st, parts);
+	return summarize(p, o ? o->hw : NULL, o ? o->threads : 0, o, out, st, parts, NULL);
 }
 
 int nxp_profile_summarize_opts(nxp_profile *p, const nxp_summary_options *o, nxp_summary **out, nxp_status *st)

@@ -41,7 +41,7 @@ void nxp__sum_feed_dma(nxp__sum_feed *f, uint32_t qid, const nxp_ntff_dma_note *
 void nxp__sum_feed_end(nxp__sum_feed *f, int table, int ok);
 /* 1 when both shares ended whole with their records in start order (the
  * summary will be combined from them unless a term was negative or the
- * reorder buffers grew too large), else 0 (for tests). */
+ * reorder buffers grew too large), else 0. */
 int nxp__sum_feed_ready(const nxp__sum_feed *f);
 /* The profile's summary (nxp_profile_summarize's): combined from the shares
  * when both ended whole, else made by the one-thread pass. */
