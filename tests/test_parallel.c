@@ -8,7 +8,8 @@
  * (section bytes overwritten, files cut short; read with and without CRC
  * checks: the same figures or the same error); so does the export's summary fed by
  * its Instruction and DmaPacket streams (summary_feed.h), in any order of the
- * two, and its fallbacks; the internal thread pool runs every task
+ * two, and its fallbacks, and the export's ActiveTime made from the runs the
+ * same streams fed (ntff_at_feed) has the table's rows; the internal thread pool runs every task
  * with a bounded number in flight; the thread's block cache (mcache.h) hands a
  * freed block to the next allocation it fits and keeps within its bound. */
 #include <check.h>
@@ -94,9 +95,56 @@ static void drain_stream(struct ArrowArrayStream *as, int max_batches)
 	as->release(as);
 }
 
+/* The rows of the ActiveTime table stream opened with feeds fd (NULL: read
+ * as a table), one text line a row: every column, the engine through its
+ * dictionary, a null engine_id as "-". */
+static char *active_time_rows(nxp_profile *p, const nxc_feeds *fd)
+{
+	nxp_status st;
+	nxp_status_init(&st);
+	nxp_table_options o;
+	nxp_table_options_init(&o);
+	o.batch_rows = 333;
+	struct ArrowArrayStream as;
+	ck_assert_int_eq(nxc_open_stream_sum(&as, nxc_find_table("ActiveTime"), p, NULL, &o, NULL, fd, &st), NXP_OK);
+	size_t n = 0, cap = 1 << 16;
+	char *out = malloc(cap);
+	ck_assert_ptr_nonnull(out);
+	out[0] = 0;
+	struct ArrowArray a;
+	while (as.get_next(&as, &a) == 0 && a.release) {
+		ck_assert_int_eq(a.n_children, 6);
+		const int64_t *c[5];
+		for (int k = 0; k < 5; k++)
+			c[k] = a.children[k]->buffers[1];
+		const struct ArrowArray *eng = a.children[2], *dict = eng->dictionary, *eid = a.children[5];
+		const int32_t *ix = eng->buffers[1], *doff = dict->buffers[1], *ev = eid->buffers[1];
+		const uint8_t *valid = eid->buffers[0];
+		for (int64_t i = 0; i < a.length; i++) {
+			if (cap - n < 256) {
+				out = realloc(out, cap *= 2);
+				ck_assert_ptr_nonnull(out);
+			}
+			const char *ds = (const char *)dict->buffers[2] + doff[ix[i]];
+			int null_id = valid && !(valid[i / 8] >> (i % 8) & 1);
+			char id[16] = "-";
+			if (!null_id)
+				snprintf(id, sizeof(id), "%d", (int)ev[i]);
+			n += (size_t)snprintf(out + n, cap - n, "%lld %lld %.*s %lld %lld %s\n", (long long)c[0][i],
+					      (long long)c[1][i], (int)(doff[ix[i] + 1] - doff[ix[i]]), ds, (long long)c[3][i],
+					      (long long)c[4][i], id);
+		}
+		a.release(&a);
+	}
+	ck_assert_str_eq(as.get_last_error(&as) ? as.get_last_error(&as) : "", "");
+	as.release(&as);
+	return out;
+}
+
 /* The export's fed summary (summary_feed.h): the Instruction and DmaPacket
  * streams, opened as the export opens them and drained in several orders,
- * feed it, and it gives the one-thread summary (or its error).  how: 0 one
+ * feed it, and it gives the one-thread summary (or its error).  They feed
+ * the export's ActiveTime too (ntff_at_feed), whose rows are the table's.  how: 0 one
  * stream then the other, 1 the DmaPacket stream first, 2 batches in turn;
  * then the fallbacks: 3 the DmaPacket stream released before its first batch, 4 the
  * Instruction stream only feeding.  clean: the profile is undamaged, so the
@@ -107,19 +155,23 @@ static void check_fed(nxp_profile *p, const char *label, int clean)
 	nxp_status st0;
 	int rc0 = summ_rc(p, -1, NULL, &ref, &st0);
 	nxc_registry_init();
+	char *at_ref = active_time_rows(p, NULL);
 	for (int how = 0; how <= 4; how++) {
 		nxp__sum_feed *f = NULL;
+		ntff_at_feed *af = NULL;
 		nxp_status st;
 		nxp_status_init(&st);
 		ck_assert_int_eq(nxp__sum_feed_new(&f, p, &st), NXP_OK);
+		ck_assert_int_eq(ntff_at_feed_new(&af, p), NXP_OK);
+		nxc_feeds fi = {f, af}, fd = {f, af};
+		if (how == 4)
+			fd = (nxc_feeds){NULL, NULL};
 		nxp_table_options o;
 		nxp_table_options_init(&o);
 		o.batch_rows = 997;
 		struct ArrowArrayStream si, sd;
-		ck_assert_int_eq(nxc_open_stream_sum(&si, nxc_find_table("Instruction"), p, NULL, &o, NULL, f, &st), NXP_OK);
-		ck_assert_int_eq(nxc_open_stream_sum(&sd, nxc_find_table("DmaPacket"), p, NULL, &o, NULL, how == 4 ? NULL : f,
-						     &st),
-				 NXP_OK);
+		ck_assert_int_eq(nxc_open_stream_sum(&si, nxc_find_table("Instruction"), p, NULL, &o, NULL, &fi, &st), NXP_OK);
+		ck_assert_int_eq(nxc_open_stream_sum(&sd, nxc_find_table("DmaPacket"), p, NULL, &o, NULL, &fd, &st), NXP_OK);
 		if (how == 1) {
 			drain_stream(&sd, -1);
 			drain_stream(&si, -1);
@@ -135,9 +187,18 @@ static void check_fed(nxp_profile *p, const char *label, int clean)
 			drain_stream(&si, -1);
 			drain_stream(&sd, how == 3 ? 0 : -1);
 		}
-		if (clean)
+		if (clean) {
 			ck_assert_msg(nxp__sum_feed_ready(f) == (how <= 2), "%s, feed %d: ready %d", label, how,
 				      nxp__sum_feed_ready(f));
+			ck_assert_msg(ntff_at_feed_ready(af) == (how <= 2), "%s, ActiveTime feed %d: ready %d", label,
+				      how, ntff_at_feed_ready(af));
+		}
+		nxc_feeds fa = {NULL, af};
+		char *at = active_time_rows(p, &fa);
+		ck_assert_msg(strcmp(at, at_ref) == 0, "%s, ActiveTime fed (order %d, ready %d): rows differ", label, how,
+			      ntff_at_feed_ready(af));
+		free(at);
+		ntff_at_feed_free(af);
 		nxp_summary *s = NULL;
 		int rc = nxp__sum_feed_summarize(f, &s, &st);
 		ck_assert_msg(rc == rc0, "%s, feed %d: rc %d (%s), one thread %d (%s)", label, how, rc, st.message, rc0,
@@ -151,6 +212,7 @@ static void check_fed(nxp_profile *p, const char *label, int clean)
 		nxp_summary_close(s);
 		nxp__sum_feed_free(f);
 	}
+	free(at_ref);
 	nxp_summary_close(ref);
 }
 

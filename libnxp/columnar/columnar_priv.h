@@ -173,6 +173,15 @@ int nxc_builder_begin(nxc_builder *b);
 int nxc_schema_make(struct ArrowSchema *out, const nxc_table *t, const int *proj, int nproj);
 
 /* ---- the generic stream ---- */
+/* An export's feeds: an Instruction or DmaPacket stream read whole hands
+ * its good records to the summary feed (summary_feed.h) and to the
+ * ActiveTime feed (ntff_priv.h); the summary tables and ActiveTime are then
+ * made from them instead of reading both tables again. */
+typedef struct nxc_feeds {
+	struct nxp__sum_feed *sum;
+	struct ntff_at_feed *at;
+} nxc_feeds;
+
 typedef struct nxc_stream {
 	const nxc_table *t;
 	int *proj;
@@ -189,9 +198,8 @@ typedef struct nxc_stream {
 	/* The export's summary pass, shared by Summary, OpcodeSummary and
 	 * ThrottleSummary (borrowed; NULL: each runs its own). */
 	nxp_summary *shared_sum;
-	/* The export's summary feed (summary_feed.h; borrowed, NULL: none): an
-	 * Instruction or DmaPacket stream read whole hands it its records. */
-	struct nxp__sum_feed *feed;
+	/* The export's feeds (borrowed; NULL members: none). */
+	nxc_feeds feeds;
 	int done;
 	char err[NXP_STATUS_MESSAGE_MAX];
 } nxc_stream;
@@ -206,11 +214,10 @@ void nxc_stream_error(nxc_stream *s, const char *fmt, ...)
 int nxc_open_stream(struct ArrowArrayStream *out, const nxc_table *t, nxp_profile *p, const char *path,
 		    const nxp_table_options *opts, nxp_status *st);
 /* The same with a summary pass already made (borrowed: it must outlive the
- * open; the summary tables copy their rows at open) and a summary feed
- * (borrowed: it must outlive the stream); either may be NULL. */
+ * open; the summary tables copy their rows at open) and an export's feeds
+ * (borrowed: they must outlive the stream); either may be NULL. */
 int nxc_open_stream_sum(struct ArrowArrayStream *out, const nxc_table *t, nxp_profile *p, const char *path,
-			const nxp_table_options *opts, nxp_summary *sum, struct nxp__sum_feed *feed,
-			nxp_status *st);
+			const nxp_table_options *opts, nxp_summary *sum, const nxc_feeds *feeds, nxp_status *st);
 /* 1 when table `t` is filled from the summary pass. */
 int nxc_table_uses_summary(const nxc_table *t);
 

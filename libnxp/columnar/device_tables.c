@@ -11,8 +11,10 @@
  * needs it (opcode, operands, bytes, FLOPs).
  * The other record tables: runs, the table's own fill into a
  * run of public structs, scattered column by column into the projected
- * columns.  ActiveTime (derived) goes through the public cursor.  Values,
- * nulls, ids and skipped records are the cursor's in every case. */
+ * columns.  ActiveTime (derived) goes through the public cursor, or in an
+ * export that reads both tables whole, comes from the runs the two streams
+ * fed (ntff_at_feed).  Values, nulls, ids and skipped records are the
+ * cursor's in every case. */
 #include "columnar_priv.h"
 
 #include <stdlib.h>
@@ -53,7 +55,8 @@ static const char *const dc_names[DC_COUNT] = {
 };
 
 typedef struct dev_ctx {
-	nxp_cursor *cur;  /* ActiveTime */
+	nxp_cursor *cur;  /* ActiveTime read as a table */
+	ntff_at_feed *at_rows; /* ActiveTime read from the export's feed (borrowed) */
 	ntff_iter it;     /* the record tables */
 	int it_open;
 	const ntff_table *nt;
@@ -67,17 +70,21 @@ typedef struct dev_ctx {
 	int need_si;      /* a projected column needs the NEFF's static instruction */
 	int whole;        /* every queue of the table, no window: a clean end is noted */
 	nxp__sum_feed *feed; /* the export's summary share this stream feeds (NULL: none) */
+	ntff_at_feed *atf;   /* the export's ActiveTime share it feeds (NULL: none) */
 	int pending;  /* an error met after rows were returned: reported by the next fill */
 	int ended;
 } dev_ctx;
 
-/* The summary share this stream feeds ends: ok at the table's end, else
- * (an error, a release before the end) it is not used. */
+/* The shares this stream feeds end: ok at the table's end, else (an
+ * error, a release before the end) they are not used. */
 static void feed_end(dev_ctx *d, int ok)
 {
 	if (d->feed)
 		nxp__sum_feed_end(d->feed, d->nt->table, ok);
+	if (d->atf)
+		ntff_at_feed_end(d->atf, d->nt->table, ok);
 	d->feed = NULL;
+	d->atf = NULL;
 }
 
 static void dev_free(void *p)
@@ -224,7 +231,8 @@ static int64_t cursor_fill(nxc_stream *s, int64_t max)
 		size_t want = (size_t)(max - s->b.rows), got = 0;
 		if (want > RUN)
 			want = RUN;
-		int rc = nxp_cursor_next_batch(d->cur, d->recs, d->rsize, want, &got);
+		int rc = d->at_rows ? ntff_at_feed_next_batch(d->at_rows, d->recs, d->rsize, want, &got)
+				    : nxp_cursor_next_batch(d->cur, d->recs, d->rsize, want, &got);
 		if (got > 0) {
 			for (int i = 0; i < s->b.ncols; i++)
 				if (scatter(&s->b.cols[i], d->recs, d->rsize, got, is_instr)) {
@@ -568,6 +576,8 @@ static inline int gather_instruction(dev_ctx *d, irun *ir, size_t k, const ntff_
 	ir->id[k] = id;
 	if (d->feed)
 		nxp__sum_feed_instr(d->feed, q, &n);
+	if (d->atf)
+		ntff_at_feed_instr(d->atf, qid, &n);
 	if (d->need_si) {
 		const nxp_static_instr *si = n.pc < q->nsi ? &q->si[n.pc] : NULL;
 		ir->si[k] = si;
@@ -594,6 +604,8 @@ static inline int gather_dma(dev_ctx *d, size_t k, const ntff_queue *q, uint32_t
 	memcpy(dr->raw[k], rec, NTFF_REC_DMA_SIZE);
 	if (d->feed)
 		nxp__sum_feed_dma(d->feed, qid, &n);
+	if (d->atf)
+		ntff_at_feed_dma(d->atf, qid, &n);
 	return 1;
 }
 
@@ -778,6 +790,9 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 	co.engine = s->opts.engine;
 	co.pcore_idx = s->opts.pcore_idx;
 	co.queue_name = s->opts.queue_name;
+	uint64_t from = co.start_ts == INT64_MIN ? 0 : ntff_tick_of(p, co.start_ts);
+	uint64_t to = co.end_ts == INT64_MAX ? UINT64_MAX : ntff_tick_of(p, co.end_ts);
+	d->whole = from == 0 && to == UINT64_MAX && co.engine == -1 && co.pcore_idx == -1 && !co.queue_name;
 	int rc;
 	if (!d->nt || d->nt->derived || co.engine < -1 || co.engine >= NXP_ENGINE_COUNT || co.pcore_idx < -1) {
 		/* ActiveTime, and the cursor's own refusals */
@@ -786,7 +801,11 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 			dev_free(d);
 			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		}
-		rc = nxp_cursor_open(&d->cur, p, s->t->cursor_table, &co, st);
+		/* ActiveTime of the whole profile from the export's feed, once both
+		 * streams fed it whole */
+		if (s->t->cursor_table == NXP_TABLE_ACTIVE_TIME && d->whole && ntff_at_feed_ready(s->feeds.at))
+			d->at_rows = s->feeds.at;
+		rc = d->at_rows ? 0 : nxp_cursor_open(&d->cur, p, s->t->cursor_table, &co, st);
 		if (rc) {
 			dev_free(d);
 			return rc;
@@ -819,12 +838,12 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 			dev_free(d);
 			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		}
-		uint64_t from = co.start_ts == INT64_MIN ? 0 : ntff_tick_of(p, co.start_ts);
-		uint64_t to = co.end_ts == INT64_MAX ? UINT64_MAX : ntff_tick_of(p, co.end_ts);
-		d->whole = from == 0 && to == UINT64_MAX && co.engine == -1 && co.pcore_idx == -1 && !co.queue_name;
-		/* the export's summary share: every record, with the NEFF join */
-		if (s->feed && d->whole && (d->dc || (d->ic && d->need_si)) && nxp__sum_feed_begin(s->feed, d->nt->table))
-			d->feed = s->feed;
+		/* the export's shares: every record (the summary's with the NEFF join) */
+		if (s->feeds.sum && d->whole && (d->dc || (d->ic && d->need_si)) &&
+		    nxp__sum_feed_begin(s->feeds.sum, d->nt->table))
+			d->feed = s->feeds.sum;
+		if (s->feeds.at && d->whole && (d->dc || d->ic) && ntff_at_feed_begin(s->feeds.at, d->nt->table))
+			d->atf = s->feeds.at;
 		rc = ntff_iter_open(&d->it, p, d->nt, &co, from, to);
 		if (rc) {
 			dev_free(d);

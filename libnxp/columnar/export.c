@@ -188,9 +188,9 @@ typedef struct table_export {
 	nxp_mcache *mc[64]; /* block caches not in use (one per thread at most exists) */
 	int nmc;
 	/* The Instruction and DmaPacket streams feed the summary pass
-	 * (summary_feed.h) when both tables and a summary table are written;
-	 * NULL otherwise. */
-	nxp__sum_feed *feed;
+	 * (summary_feed.h) and ActiveTime (ntff_at_feed) when both tables and
+	 * a summary table, or ActiveTime, are written; NULL members otherwise. */
+	nxc_feeds feeds;
 } table_export;
 
 typedef struct table_task {
@@ -200,6 +200,7 @@ typedef struct table_task {
 	int nt;
 	int rc, fail_idx, written;
 	int warning;           /* the Warning table was written: recs/secs are its counts */
+	int after;             /* made from the feeds: runs once the other tasks are done */
 	int64_t recs, secs;
 	double cpu_s;          /* CPU time of the task (its thread's clock) */
 	pthread_t thread;      /* the thread it ran on */
@@ -262,13 +263,14 @@ static int write_table(table_task *k, const nxc_table *t, nxp_summary **sum, nxp
 		*slash = '/';
 	}
 	if (!rc && r->p && !*sum && nxc_table_uses_summary(t))
-		rc = r->feed ? nxp__sum_feed_summarize(r->feed, sum, st) : nxp_profile_summarize(r->p, NULL, sum, st);
+		rc = r->feeds.sum ? nxp__sum_feed_summarize(r->feeds.sum, sum, st)
+				  : nxp_profile_summarize(r->p, NULL, sum, st);
 	struct ArrowArrayStream as;
 	nxp_table_options to;
 	nxp_table_options_init(&to);
 	to.batch_rows = EXPORT_BATCH_ROWS;
 	if (!rc)
-		rc = nxc_open_stream_sum(&as, t, r->p, r->path, &to, *sum, r->feed, st);
+		rc = nxc_open_stream_sum(&as, t, r->p, r->path, &to, *sum, &r->feeds, st);
 	if (rc == NXP_E_NOT_FOUND && r->skip_missing) {
 		if (st)
 			nxp_status_init(st);
@@ -513,19 +515,32 @@ static int export_tables(nxp_profile *p, const char *path, const char *dir, cons
 		tasks[k].t[tasks[k].nt] = list[i];
 		tasks[k].idx[tasks[k].nt++] = i;
 	}
-	/* The summary fed by the Instruction and DmaPacket streams: instead of a
-	 * pass of its own over both tables, the summary task combines what the
-	 * two streams handed it, so it runs after them (on a pool: once the
-	 * others are done). */
-	int has_i = 0, has_d = 0;
-	for (int i = 0; i < n; i++) {
-		has_i |= list[i]->kind == NXC_KIND_DEVICE && list[i]->cursor_table == NXP_TABLE_INSTRUCTION;
-		has_d |= list[i]->kind == NXC_KIND_DEVICE && list[i]->cursor_table == NXP_TABLE_DMA_PACKET;
+	/* The summary and ActiveTime fed by the Instruction and DmaPacket
+	 * streams: instead of a pass of its own over both tables, the summary
+	 * task combines what the two streams handed it, and ActiveTime is made
+	 * from the runs they kept, so both tasks run after the others. */
+	int has_i = 0, has_d = 0, at_task = -1;
+	for (int k = 0; k < nk; k++) {
+		const nxc_table *t = tasks[k].t[0];
+		has_i |= t->kind == NXC_KIND_DEVICE && t->cursor_table == NXP_TABLE_INSTRUCTION;
+		has_d |= t->kind == NXC_KIND_DEVICE && t->cursor_table == NXP_TABLE_DMA_PACKET;
+		if (t->kind == NXC_KIND_DEVICE && t->cursor_table == NXP_TABLE_ACTIVE_TIME)
+			at_task = k;
 	}
-	if (p && sum_task >= 0 && has_i && has_d) {
-		int rc = nxp__sum_feed_new(&run.feed, p, st);
-		if (rc)
+	if (p && has_i && has_d) {
+		int rc = NXP_OK;
+		if (sum_task >= 0 && (rc = nxp__sum_feed_new(&run.feeds.sum, p, st)) == NXP_OK)
+			tasks[sum_task].after = 1;
+		if (!rc && at_task >= 0) {
+			if ((rc = ntff_at_feed_new(&run.feeds.at, p)) != NXP_OK)
+				nxp__error_set(st, rc, -1, "out of memory");
+			else
+				tasks[at_task].after = 1;
+		}
+		if (rc) {
+			nxp__sum_feed_free(run.feeds.sum);
 			return rc;
+		}
 	}
 	if (threads > (unsigned)nk)
 		threads = nk ? (unsigned)nk : 1;
@@ -549,19 +564,23 @@ static int export_tables(nxp_profile *p, const char *path, const char *dir, cons
 		run.threaded = 1;
 		pthread_mutex_init(&run.lock, NULL);
 		for (int i = 0; i < nk; i++)
-			if (!run.feed || order[i] != sum_task)
+			if (!tasks[order[i]].after)
 				nxp_pool_submit(pool, table_task_run, &tasks[order[i]]);
 		nxp_pool_free(pool); /* waits for every task */
-		if (run.feed)
-			table_task_run(&tasks[sum_task]);
-		pthread_mutex_destroy(&run.lock);
 	} else {
 		for (int i = 0; i < nk; i++)
-			table_task_run(&tasks[i]);
+			if (!tasks[i].after)
+				table_task_run(&tasks[i]);
 	}
+	for (int i = 0; i < nk; i++)
+		if (tasks[i].after)
+			table_task_run(&tasks[i]);
+	if (run.threaded)
+		pthread_mutex_destroy(&run.lock);
 	for (int i = 0; i < run.nmc; i++)
 		nxp__mcache_free(run.mc[i]);
-	nxp__sum_feed_free(run.feed);
+	nxp__sum_feed_free(run.feeds.sum);
+	ntff_at_feed_free(run.feeds.at);
 	/* the first failing table in table order */
 	int rc = 0, fail = n;
 	for (int i = 0; i < nk; i++) {

@@ -115,8 +115,7 @@ int nxc_open_stream(struct ArrowArrayStream *out, const nxc_table *t, nxp_profil
 }
 
 int nxc_open_stream_sum(struct ArrowArrayStream *out, const nxc_table *t, nxp_profile *p, const char *path,
-			const nxp_table_options *uopts, nxp_summary *sum, struct nxp__sum_feed *feed,
-			nxp_status *st)
+			const nxp_table_options *uopts, nxp_summary *sum, const nxc_feeds *feeds, nxp_status *st)
 {
 	nxp_table_options o;
 	nxp_table_options_init(&o);
@@ -134,7 +133,8 @@ int nxc_open_stream_sum(struct ArrowArrayStream *out, const nxc_table *t, nxp_pr
 	s->t = t;
 	s->opts = o;
 	s->shared_sum = sum;
-	s->feed = feed;
+	if (feeds)
+		s->feeds = *feeds;
 	s->batch_rows = o.batch_rows ? o.batch_rows : 65536;
 	int n = 0;
 	if (o.columns)

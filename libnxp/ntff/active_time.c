@@ -314,3 +314,270 @@ static int64_t at_position(void *state, ntff_scan *s)
 }
 
 const ntff_derived_ops ntff_active_time_ops = {at_open, at_reset, at_next, at_position, at_close};
+
+/* ---- ActiveTime fed by the export's streams (ntff_at_feed, ntff_priv.h) ----
+ * The same runs as the derived table's, from the good records the Instruction
+ * and DmaPacket streams decode anyway.  Runs are the union of busy spans with
+ * touching ones merged, which does not depend on the order spans arrive in
+ * as long as they arrive by start: a stream in start order (checked, else
+ * the feed is spoiled) gives each source its records in start order.  An
+ * engine source keeps the table's reorder buffer (busy starts come after
+ * starts by the wait); a DMA source joins its packets in start order, which
+ * gives the union the table builds from per-queue runs.  Finished runs are
+ * kept per source as two varints (gap from the previous run's end, length:
+ * both positive) and handed out merged by start, ties to the earlier source
+ * in the table's order (pcore, then engine, DMA last): at_next's order. */
+#include "varint.h"
+
+/* Kept runs a share may hold (~6 bytes a run: a 2 GiB trace keeps ~3 M
+ * runs); past it the share is spoiled and ActiveTime is read as a table. */
+#define AT_KEPT_MAX ((size_t)32 << 20)
+
+enum { ATF_IDLE, ATF_ON, ATF_DONE, ATF_SPOILED };
+
+typedef struct atf_source {
+	int32_t engine; /* nxp_engine, -1 = DMA */
+	int64_t pcore;
+	nxp_reorder reorder; /* engine sources: busy spans not yet in `runs` */
+	nxp_runs runs;
+	uint8_t *kept;
+	size_t nkept, capkept;
+	int64_t kept_hi; /* the last kept run's end (0 before the first) */
+	/* handing out */
+	const uint8_t *rd;
+	int has;
+	nxp_span cur;
+} atf_source;
+
+struct ntff_at_feed {
+	const nxp_profile *p;
+	atf_source *src; /* in the table's order */
+	size_t n;
+	int32_t *qsrc;   /* per queue id: its source, -1 = none */
+	int state[2];    /* Instruction's share (engine sources), DmaPacket's (DMA ones) */
+	uint64_t last[2]; /* the share's last start tick */
+	size_t kept[2];  /* bytes kept by the share's sources */
+};
+
+static int share_of(int table)
+{
+	return table == NXP_TABLE_INSTRUCTION ? 0 : table == NXP_TABLE_DMA_PACKET ? 1 : -1;
+}
+
+int ntff_at_feed_new(ntff_at_feed **out, const nxp_profile *p)
+{
+	*out = NULL;
+	ntff_at_feed *f = calloc(1, sizeof(*f));
+	if (!f)
+		return NXP_E_NOMEM;
+	f->p = p;
+	if (!(f->qsrc = malloc((p->nqueues ? p->nqueues : 1) * sizeof(*f->qsrc))) ||
+	    !(f->src = calloc(p->nqueues ? p->nqueues : 1, sizeof(*f->src)))) {
+		ntff_at_feed_free(f);
+		return NXP_E_NOMEM;
+	}
+	const ntff_table *t = ntff_table_get(NXP_TABLE_ACTIVE_TIME);
+	nxp_cursor_options o;
+	nxp_cursor_options_init(&o);
+	/* sources: at_open's, in its order (pcore, then engine with DMA last) */
+	for (size_t i = 0; i < p->nqueues; i++) {
+		const ntff_queue *q = &p->queues[i];
+		f->qsrc[i] = -1;
+		if (!ntff_table_selects(t, q, &o))
+			continue;
+		int32_t e = engine_of(q);
+		size_t j = 0;
+		while (j < f->n && !(f->src[j].engine == e && f->src[j].pcore == q->pcore))
+			j++;
+		if (j == f->n) {
+			f->src[f->n++] = (atf_source){.engine = e, .pcore = q->pcore};
+			nxp_reorder_init(&f->src[j].reorder, 0);
+		}
+	}
+	for (size_t i = 1; i < f->n; i++) { /* insertion sort: few sources */
+		atf_source x = f->src[i];
+		size_t j = i;
+		while (j > 0 && (f->src[j - 1].pcore > x.pcore ||
+				 (f->src[j - 1].pcore == x.pcore && (uint32_t)f->src[j - 1].engine > (uint32_t)x.engine))) {
+			f->src[j] = f->src[j - 1];
+			j--;
+		}
+		f->src[j] = x;
+	}
+	for (size_t i = 0; i < p->nqueues; i++) {
+		const ntff_queue *q = &p->queues[i];
+		if (!ntff_table_selects(t, q, &o))
+			continue;
+		for (size_t j = 0; j < f->n; j++)
+			if (f->src[j].engine == engine_of(q) && f->src[j].pcore == q->pcore)
+				f->qsrc[i] = (int32_t)j;
+	}
+	*out = f;
+	return NXP_OK;
+}
+
+void ntff_at_feed_free(ntff_at_feed *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; f->src && i < f->n; i++) {
+		nxp_reorder_free(&f->src[i].reorder);
+		free(f->src[i].kept);
+	}
+	free(f->src);
+	free(f->qsrc);
+	free(f);
+}
+
+int ntff_at_feed_begin(ntff_at_feed *f, int table)
+{
+	int k = share_of(table);
+	if (!f || k < 0 || f->state[k] != ATF_IDLE)
+		return 0;
+	f->state[k] = ATF_ON;
+	return 1;
+}
+
+/* Keep a finished run of a source of share k. */
+static void atf_keep(ntff_at_feed *f, int k, atf_source *s, const nxp_span *r)
+{
+	if (s->capkept - s->nkept < 20) { /* two varints of at most 10 bytes */
+		size_t grow = s->capkept ? s->capkept : 1024;
+		uint8_t *b = f->kept[k] + grow <= AT_KEPT_MAX ? realloc(s->kept, s->capkept + grow) : NULL;
+		if (!b) {
+			f->state[k] = ATF_SPOILED; /* too many (or no memory): read as a table */
+			return;
+		}
+		s->kept = b;
+		s->capkept += grow;
+		f->kept[k] += grow;
+	}
+	/* sorted and disjoint, touching ones merged: gap >= 1 after the first, length >= 1 */
+	s->nkept += nxp_uvarint_put(s->kept + s->nkept, (uint64_t)r->lo - (uint64_t)s->kept_hi);
+	s->nkept += nxp_uvarint_put(s->kept + s->nkept, (uint64_t)r->hi - (uint64_t)r->lo);
+	s->kept_hi = r->hi;
+}
+
+/* A record of share k starting at `start`: 0 when the share is not fed,
+ * spoiled, or the record comes before the previous one (spoiling it). */
+static inline int atf_take(ntff_at_feed *f, int k, uint64_t start)
+{
+	if (f->state[k] != ATF_ON)
+		return 0;
+	if (start < f->last[k]) {
+		f->state[k] = ATF_SPOILED;
+		return 0;
+	}
+	f->last[k] = start;
+	return 1;
+}
+
+void ntff_at_feed_instr(ntff_at_feed *f, uint32_t qid, const nxp_ntff_instruction_note *n)
+{
+	if (!atf_take(f, 0, n->start_tick))
+		return;
+	if (f->qsrc[qid] < 0) { /* (not an ActiveTime queue: never, the tables read the same kinds) */
+		f->state[0] = ATF_SPOILED;
+		return;
+	}
+	atf_source *s = &f->src[f->qsrc[qid]];
+	const int64_t start = (int64_t)n->start_tick; /* checked good: start <= end <= INT64_MAX */
+	nxp_span v, done;
+	/* pull()'s steps: buffered spans up to this start join the runs, then
+	 * this record's span, straight when it starts here (no wait) */
+	while (nxp_reorder_pop(&s->reorder, start, &v))
+		if (nxp_runs_add(&s->runs, v.lo, v.hi, &done))
+			atf_keep(f, 0, s, &done);
+	int64_t lo;
+	if (!nxp_busy_span(start, (int64_t)n->wait_ticks, (int64_t)n->end_tick, &lo))
+		return;
+	if (lo <= start) {
+		if (nxp_runs_add(&s->runs, lo, (int64_t)n->end_tick, &done))
+			atf_keep(f, 0, s, &done);
+	} else {
+		nxp_span sp = {lo, (int64_t)n->end_tick, {0, 0}};
+		if (nxp_reorder_push(&s->reorder, &sp, &v) < 0)
+			f->state[0] = ATF_SPOILED; /* no memory */
+	}
+}
+
+void ntff_at_feed_dma(ntff_at_feed *f, uint32_t qid, const nxp_ntff_dma_note *n)
+{
+	if (!atf_take(f, 1, n->start_tick) || n->end_tick <= n->start_tick) /* no duration: not busy */
+		return;
+	if (f->qsrc[qid] < 0) {
+		f->state[1] = ATF_SPOILED;
+		return;
+	}
+	atf_source *s = &f->src[f->qsrc[qid]];
+	nxp_span done;
+	if (nxp_runs_add(&s->runs, (int64_t)n->start_tick, (int64_t)n->end_tick, &done))
+		atf_keep(f, 1, s, &done);
+}
+
+/* A source's next kept run into s->cur (s->has). */
+static void atf_read(atf_source *s)
+{
+	s->has = s->rd && s->rd < s->kept + s->nkept;
+	if (!s->has)
+		return;
+	s->cur.lo = (int64_t)((uint64_t)s->cur.hi + nxp_uvarint_get(&s->rd));
+	s->cur.hi = (int64_t)((uint64_t)s->cur.lo + nxp_uvarint_get(&s->rd));
+}
+
+void ntff_at_feed_end(ntff_at_feed *f, int table, int ok)
+{
+	int k = share_of(table);
+	if (!f || k < 0 || f->state[k] != ATF_ON)
+		return;
+	f->state[k] = ok ? ATF_DONE : ATF_SPOILED;
+	for (size_t i = 0; ok && i < f->n; i++) {
+		atf_source *s = &f->src[i];
+		if ((s->engine < 0) != k)
+			continue;
+		nxp_span v, done;
+		while (nxp_reorder_pop(&s->reorder, INT64_MAX, &v))
+			if (nxp_runs_add(&s->runs, v.lo, v.hi, &done))
+				atf_keep(f, k, s, &done);
+		if (nxp_runs_flush(&s->runs, &done))
+			atf_keep(f, k, s, &done);
+		s->rd = s->kept; /* handing out starts at the first run */
+		s->cur.hi = 0;
+		atf_read(s);
+	}
+}
+
+int ntff_at_feed_ready(const ntff_at_feed *f)
+{
+	return f && f->state[0] == ATF_DONE && f->state[1] == ATF_DONE;
+}
+
+int ntff_at_feed_next_batch(ntff_at_feed *f, void *recs, size_t rsize, size_t n, size_t *got)
+{
+	*got = 0;
+	if (!ntff_at_feed_ready(f))
+		return NXP_E_INVAL;
+	const uint64_t tpn = (uint64_t)f->p->hdr.ticks_per_nanosec;
+	while (*got < n) {
+		atf_source *best = NULL;
+		for (size_t i = 0; i < f->n; i++)
+			if (f->src[i].has && (!best || f->src[i].cur.lo < best->cur.lo))
+				best = &f->src[i];
+		if (!best)
+			return NXP_END;
+		nxp_active_time *r = (nxp_active_time *)(void *)((uint8_t *)recs + *got * rsize);
+		/* at_next's row (no window: nothing to clip) */
+		r->struct_size = sizeof(*r);
+		r->start_ts = (int64_t)((uint64_t)best->cur.lo / tpn);
+		r->end_ts = (int64_t)((uint64_t)best->cur.hi / tpn);
+		r->duration_ns = r->end_ts - r->start_ts;
+		r->engine_id = best->engine;
+		r->engine = best->engine >= 0 ? nxp_engine_name(best->engine) : "dma";
+		if (!r->engine)
+			r->engine = "unknown";
+		r->pcore_idx = best->pcore;
+		(*got)++;
+		atf_read(best);
+	}
+	return NXP_OK;
+}

@@ -419,6 +419,38 @@ static inline int ntff_table_selects(const ntff_table *t, const ntff_queue *q, c
 /* ActiveTime's body (active_time.c). */
 extern const ntff_derived_ops ntff_active_time_ops;
 
+/* ActiveTime fed by an export's streams (active_time.c).  An export reads
+ * the Instruction and DmaPacket tables whole; ActiveTime would read both
+ * again.  Instead each stream hands the feed its good records, in its
+ * (start) order, and the ActiveTime table is then read from the runs the
+ * feed kept: the derived table's rows, in its order.  A stream that does not
+ * end whole (ok = 0), records out of start order, or more runs than the feed
+ * keeps (AT_KEPT_MAX) leave it not ready: ActiveTime is then read as a table.
+ *
+ *   ntff_at_feed_new(&f, p);
+ *   stream of Instruction: if (ntff_at_feed_begin(f, NXP_TABLE_INSTRUCTION)) per good record
+ *                          ntff_at_feed_instr(f, qid, &note); at its end ntff_at_feed_end(f, table, ok)
+ *   stream of DmaPacket:   the same with ntff_at_feed_dma
+ *   if (ntff_at_feed_ready(f)) ntff_at_feed_next_batch(...) until NXP_END
+ *   ntff_at_feed_free(f);
+ *
+ * The two shares may be fed on two threads, each by one at a time; the rows
+ * are asked for once both ended. */
+typedef struct ntff_at_feed ntff_at_feed;
+int ntff_at_feed_new(ntff_at_feed **out, const nxp_profile *p);
+void ntff_at_feed_free(ntff_at_feed *f);
+/* A stream reading `table` whole (every queue, no window) asks to feed its
+ * share: 1 = it does (the first to ask), else 0. */
+int ntff_at_feed_begin(ntff_at_feed *f, int table);
+void ntff_at_feed_instr(ntff_at_feed *f, uint32_t qid, const nxp_ntff_instruction_note *n);
+void ntff_at_feed_dma(ntff_at_feed *f, uint32_t qid, const nxp_ntff_dma_note *n);
+void ntff_at_feed_end(ntff_at_feed *f, int table, int ok);
+int ntff_at_feed_ready(const ntff_at_feed *f);
+/* Up to n rows (public nxp_active_time structs, stride rsize) into recs,
+ * *got of them: NXP_OK, NXP_END once none is left, NXP_E_INVAL when the feed
+ * is not ready. */
+int ntff_at_feed_next_batch(ntff_at_feed *f, void *recs, size_t rsize, size_t n, size_t *got);
+
 /* ---- the internal iteration (merge.c) -----------------------------------------
  * A table's records in time order (key, then queue id), as (queue, raw record)
  * pairs, without filling the public struct and without the NEFF join — the
