@@ -12,11 +12,6 @@ int pq_bit_width(uint32_t max_value)
 	return bw;
 }
 
-/* Four uint32 lanes (GCC/Clang vector extension: SSE2 or NEON, or plain
- * words where there are no vector registers). */
-typedef uint32_t pq_v4u __attribute__((vector_size(16)));
-typedef uint64_t pq_v2u __attribute__((vector_size(16)));
-
 /* Whether the 8 values from v[0] are equal (one branch, not eight; two
  * vectors XORed with v[0]). */
 static inline int group_equal(const uint32_t *v)

@@ -10,6 +10,11 @@
 
 #include "varint.h"
 
+/* Four uint32 or two uint64 lanes (GCC/Clang vector extension: SSE2 or
+ * NEON, or plain words where there are no vector registers). */
+typedef uint32_t pq_v4u __attribute__((vector_size(16)));
+typedef uint64_t pq_v2u __attribute__((vector_size(16)));
+
 /* ---- growable byte buffer ---------------------------------------------- */
 
 typedef struct pq_buf {

@@ -43,6 +43,9 @@ enum { CT_UTF8 = 0 };
 				     * delta pages 64 MiB would hold the whole table in one group, which
 				     * readers cannot split between threads */
 #define DICT_BYTES (1 << 20)        /* a column chunk's dictionary stops growing here: PLAIN after */
+#define IDICT_DIRECT (DICT_BYTES / 16) /* number dictionaries: keys 0..IDICT_DIRECT-1 (indices, small
+				     * sizes and times) are found in a table indexed by the key, of
+				     * at most DICT_BYTES / 4 bytes a column, the others hashed */
 #define IDICT_FIRST_DIV 8           /* numbers: a first page with more than 1/8 distinct values is not
 				     * tried as a dictionary */
 #define PLAIN_SAMPLE 32768          /* values of a first page compressed both PLAIN and DELTA */
@@ -72,8 +75,12 @@ typedef struct pq_islot {
 typedef struct pq_idict {
 	pq_buf plain;     /* the dictionary page: PLAIN values */
 	uint32_t count;
-	pq_islot *slots;  /* open addressing, key and id side by side (one cache line a probe) */
-	uint32_t mask;
+	int32_t *direct;  /* keys 0..ndirect-1 -> entry id or -1; direct[ndirect], the sentinel, is -1 */
+	uint32_t ndirect; /* a power of 2 up to IDICT_DIRECT (0 before the first use) */
+	pq_islot *slots;  /* keys past IDICT_DIRECT (and negative ones): open addressing, key and
+			   * id side by side (one cache line a probe) */
+	uint32_t mask, hcount;
+	int w4;           /* the entries are 4 bytes (else 8) */
 } pq_idict;
 
 /* How a chunk's number pages are encoded, decided on its first page:
@@ -278,17 +285,39 @@ static int32_t dict_id(pq_dict *d, const uint8_t *p, uint32_t n, size_t limit)
 	return (int32_t)e;
 }
 
+static inline int bit_at(const uint8_t *b, int64_t i)
+{
+	return (b[i >> 3] >> (i & 7)) & 1;
+}
+
 /* ---- number dictionary --------------------------------------------------------- */
 
 static void idict_clear(pq_idict *d)
 {
-	/* every filled slot was counted: an empty table has nothing to clear
-	 * (chunks of columns that never try a dictionary, and cleared twice) */
-	if (d->count && d->slots)
+	/* every filled slot was counted (count, hcount): an empty table has
+	 * nothing to clear (chunks of columns that never try a dictionary, and
+	 * cleared twice); a large direct table with few entries clears theirs */
+	if (d->count && (uint64_t)d->count * 16 < d->ndirect) {
+		for (uint32_t e = 0; e < d->count; e++) {
+			int64_t x;
+			if (d->w4) {
+				int32_t y;
+				memcpy(&y, d->plain.p + 4 * (size_t)e, 4);
+				x = y;
+			} else {
+				memcpy(&x, d->plain.p + 8 * (size_t)e, 8);
+			}
+			if ((uint64_t)x < d->ndirect)
+				d->direct[x] = -1;
+		}
+	} else if (d->count) {
+		memset(d->direct, 0xff, (size_t)d->ndirect * sizeof(*d->direct));
+	}
+	if (d->hcount)
 		for (uint32_t i = 0; i <= d->mask; i++)
 			d->slots[i].id = -1;
 	d->plain.n = 0;
-	d->count = 0;
+	d->count = d->hcount = 0;
 }
 
 static inline uint32_t int_hash(int64_t x, uint32_t mask)
@@ -297,9 +326,26 @@ static inline uint32_t int_hash(int64_t x, uint32_t mask)
 	return (uint32_t)(h >> 32) & mask;
 }
 
-static void idict_free_slots(pq_idict *d)
+static void idict_free(pq_idict *d)
 {
+	pq_buf_free(&d->plain);
+	nxp__mc_free(d->direct, d->direct ? ((size_t)d->ndirect + 1) * sizeof(*d->direct) : 0);
 	nxp__mc_free(d->slots, d->slots ? ((size_t)d->mask + 1) * sizeof(*d->slots) : 0);
+}
+
+/* The direct table made to hold keys 0..nd-1 (nd a power of 2 above its
+ * size), the new ones absent; its sentinel moves to direct[nd]. */
+static int idict_grow_direct(pq_idict *d, uint32_t nd)
+{
+	size_t cap, used = d->direct ? ((size_t)d->ndirect + 1) * sizeof(*d->direct) : 0;
+	int32_t *t = nxp__mc_grow(d->direct, used, used, ((size_t)nd + 1) * sizeof(*t), &cap);
+	if (!t)
+		return -1;
+	size_t from = d->direct ? d->ndirect : 0; /* the old sentinel too */
+	memset(t + from, 0xff, ((size_t)nd + 1 - from) * sizeof(*t));
+	d->direct = t;
+	d->ndirect = nd;
+	return 0;
 }
 
 static int idict_rehash(pq_idict *d, uint32_t nslots)
@@ -318,14 +364,14 @@ static int idict_rehash(pq_idict *d, uint32_t nslots)
 			j = (j + 1) & (nslots - 1);
 		s[j] = d->slots[i];
 	}
-	idict_free_slots(d);
+	nxp__mc_free(d->slots, d->slots ? ((size_t)d->mask + 1) * sizeof(*d->slots) : 0);
 	d->slots = s;
 	d->mask = nslots - 1;
 	return 0;
 }
 
-/* Slot of value x (its bits) in the table: its entry's, or the free one
- * where it goes. */
+/* Slot of value x (its bits) in the hash table: its entry's, or the free
+ * one where it goes. */
 static inline uint32_t idict_slot(const pq_islot *slots, uint32_t mask, int64_t x)
 {
 	uint32_t j = int_hash(x, mask);
@@ -334,12 +380,31 @@ static inline uint32_t idict_slot(const pq_islot *slots, uint32_t mask, int64_t 
 	return j;
 }
 
-/* Add x (4 bytes when w4) as a new entry in free slot j: its id, or -1
- * when out of memory.  The table may be rehashed (slots and mask move). */
-static int32_t idict_add(pq_idict *d, int64_t x, int w4, uint32_t j)
+/* Add x (4 bytes when w4), not in the dictionary, as a new entry: its id,
+ * or -1 when out of memory.  Keys below IDICT_DIRECT go to the direct
+ * table (grown to take x), the others to the hash table (rehashed when half
+ * full): either may move. */
+static int32_t idict_add(pq_idict *d, int64_t x, int w4)
 {
 	if (pq_buf_reserve(&d->plain, 8))
 		return -1;
+	if ((uint64_t)x < IDICT_DIRECT) {
+		if ((uint64_t)x >= d->ndirect) {
+			uint32_t nd = d->ndirect;
+			while (nd <= (uint64_t)x)
+				nd *= 2;
+			if (idict_grow_direct(d, nd))
+				return -1;
+		}
+		d->direct[x] = (int32_t)d->count;
+	} else {
+		if (!d->slots && idict_rehash(d, 1024))
+			return -1;
+		d->slots[idict_slot(d->slots, d->mask, x)] = (pq_islot){x, (int32_t)d->count};
+		if ((uint64_t)++d->hcount * 2 > (uint64_t)d->mask + 1 && idict_rehash(d, (d->mask + 1) * 2))
+			return -1;
+	}
+	d->w4 = w4;
 	if (w4) {
 		int32_t y = (int32_t)x;
 		memcpy(d->plain.p + d->plain.n, &y, 4);
@@ -348,71 +413,222 @@ static int32_t idict_add(pq_idict *d, int64_t x, int w4, uint32_t j)
 		memcpy(d->plain.p + d->plain.n, &x, 8);
 		d->plain.n += 8;
 	}
-	int32_t e = (int32_t)d->count++;
-	d->slots[j] = (pq_islot){x, e};
-	if ((uint64_t)d->count * 2 > (uint64_t)d->mask + 1 && idict_rehash(d, (d->mask + 1) * 2))
-		return -1;
+	return (int32_t)d->count++;
+}
+
+typedef struct pq_minmax {
+	int64_t mn, mx;
+	int has;
+} pq_minmax;
+
+/* x, not in the dictionary, added as a new entry, its key folded into
+ * *mm: its id; -2 when the dictionary has max_entries already; -1 when out
+ * of memory.  Out of line: the loops that map values keep their registers. */
+static __attribute__((noinline)) int32_t idict_new(pq_idict *d, int64_t x, int w4, uint32_t max_entries,
+						   pq_minmax *mm)
+{
+	if (d->count >= max_entries)
+		return -2;
+	mm->mn = !mm->has || x < mm->mn ? x : mm->mn;
+	mm->mx = !mm->has || x > mm->mx ? x : mm->mx;
+	mm->has = 1;
+	return idict_add(d, x, w4);
+}
+
+/* Value (key) at row i of an array of `kind`: INT32 values (or FLOAT bits)
+ * sign-extended, UINT32 zero-extended, INT64 (or DOUBLE bits) as they are. */
+static inline int64_t idict_key(const void *src, int64_t i, const int kind)
+{
+	if (kind == K_INT32)
+		return ((const int32_t *)src)[i];
+	if (kind == K_UINT32)
+		return (int64_t)((const uint32_t *)src)[i];
+	int64_t x; /* memcpy: the page may hold doubles */
+	memcpy(&x, (const uint8_t *)src + 8 * i, 8);
+	return x;
+}
+
+/* Whether the 8 values from row i are all x, a key of the same array (so
+ * its low 32 bits are the value of a 4-byte kind): two or four vectors
+ * XORed with x, one branch. */
+static inline int idict_run8(const void *src, int64_t i, int64_t x, const int kind)
+{
+	pq_v2u t;
+	if (kind == K_INT64) {
+		const uint8_t *p = (const uint8_t *)src + 8 * i;
+		const pq_v2u xv = {(uint64_t)x, (uint64_t)x};
+		pq_v2u a, b, c, e;
+		memcpy(&a, p, 16), memcpy(&b, p + 16, 16), memcpy(&c, p + 32, 16), memcpy(&e, p + 48, 16);
+		t = (a ^ xv) | (b ^ xv) | (c ^ xv) | (e ^ xv);
+	} else {
+		const uint8_t *p = (const uint8_t *)src + 4 * i;
+		uint32_t y = (uint32_t)x;
+		const pq_v4u xv = {y, y, y, y};
+		pq_v4u a, b;
+		memcpy(&a, p, 16), memcpy(&b, p + 16, 16);
+		t = (pq_v2u)((a ^ xv) | (b ^ xv));
+	}
+	return (t[0] | t[1]) == 0;
+}
+
+/* The state of a pass mapping values to ids (in registers: a local that
+ * idict_one and idict_ids work on, inlined). */
+typedef struct pq_imap {
+	pq_idict *d;
+	const int32_t *direct;  /* d's tables as of the last add (an empty hash table: a slot
+				 * that is free, which no add writes to) */
+	uint64_t nd;
+	const pq_islot *slots;
+	uint32_t mask;
+	int64_t last, prev;     /* two values of the dictionary: the last one, and (mostly) the
+				 * one before it that differed ... */
+	int32_t last_id, prev_id; /* ... and their ids */
+	uint32_t max_entries;
+	pq_minmax *mm;
+} pq_imap;
+
+static void imap_tables(pq_imap *m)
+{
+	static const pq_islot none = {0, -1};
+	m->direct = m->d->direct;
+	m->nd = m->d->ndirect;
+	m->slots = m->d->slots ? m->d->slots : &none;
+	m->mask = m->d->slots ? m->d->mask : 0;
+}
+
+/* Id of x: the last value's or the one before's (runs, and two values in
+ * turn, are common), else the direct table's (a key past it lands on its
+ * sentinel, -1), else the hash table's (keys past IDICT_DIRECT), else a new
+ * entry's.  -2 when x is new and the dictionary full; -1 when out of
+ * memory. */
+static inline __attribute__((always_inline)) int32_t idict_one(pq_imap *m, int64_t x, const int w4)
+{
+	if (x == m->last)
+		return m->last_id;
+	int32_t e = m->prev_id;
+	if (x != m->prev) {
+		uint64_t u = (uint64_t)x;
+		e = m->direct[u < m->nd ? u : m->nd];
+		if (e < 0 && u >= IDICT_DIRECT)
+			e = m->slots[idict_slot(m->slots, m->mask, x)].id;
+		if (e < 0) {
+			e = idict_new(m->d, x, w4, m->max_entries, m->mm);
+			if (e < 0)
+				return e;
+			imap_tables(m);
+		}
+	}
+	m->prev = m->last;
+	m->prev_id = m->last_id;
+	m->last = x;
+	m->last_id = e;
 	return e;
 }
 
-/* Dictionary ids of the n values (4-byte when w4, else 8-byte) into ids.
- * 0; 1 when an entry past `max_entries` would be needed (the entries added
- * so far stay, unused: ids of earlier pages keep their meaning); -1 when out
- * of memory. */
-static inline __attribute__((always_inline)) int idict_map_w(pq_idict *d, const void *vals, size_t n, const int w4,
-							      uint32_t max_entries, uint32_t *ids)
+#define IDICT_RETRY 16 /* groups mapped one value at a time after one the direct table did not map */
+
+/* Dictionary ids of the non-null values of rows i0..i0+n of src (of
+ * `kind`, see idict_key) appended to out (*nids of them), the min/max of
+ * the keys of new entries folded into *mm.  Returns the rows done: n, or
+ * fewer when the next value would be entry max_entries (the entries added
+ * so far stay: ids of earlier pages keep their meaning); -1 when out of
+ * memory.
+ *
+ * Without nulls, 8 values at a time: a group that continues the last
+ * value's run is its id 8 times (one vector compare, idict_run8); else the
+ * group is looked up in the direct table without a branch a value, which
+ * maps it when every key was there (the ids' OR is not negative).  A group
+ * it did not map (a key past the table, or new) goes one value at a time
+ * (idict_one), as do the next IDICT_RETRY groups (keys past the table
+ * usually stay), the rows with nulls and the last rows. */
+static inline __attribute__((always_inline)) int64_t idict_ids(pq_idict *d, const void *src, const uint8_t *valid,
+							       int64_t i0, int64_t n, const int kind,
+							       const int has_valid, uint32_t max_entries,
+							       uint32_t *out, int64_t *nids, pq_minmax *mm)
 {
-	if (!d->slots && idict_rehash(d, 1024))
+	const int w4 = kind == K_INT32;
+	if (!d->direct && idict_grow_direct(d, 64)) /* (its sentinel, at least, is read below) */
 		return -1;
-	const uint8_t *v = vals;
-	pq_islot *slots = d->slots; /* locals: the ids stores cannot alias them */
-	uint32_t mask = d->mask;
-	if (n == 0)
-		return 0;
-	/* A value equal to `last` (runs are common) is its id without a probe;
-	 * `last` starts as a value the first one is not. */
-	int64_t last;
+	src = (const uint8_t *)src + i0 * (kind == K_INT64 ? 8 : 4);
+	pq_imap m = {.d = d, .max_entries = max_entries, .mm = mm};
+	imap_tables(&m);
+	int64_t i = 0, k = 0; /* k: ids written (i itself without nulls) */
+	if (d->count == 0) { /* the first value is entry 0 */
+		while (has_valid && i < n && !bit_at(valid, i0 + i))
+			i++;
+		if (i == n) {
+			*nids = 0;
+			return n;
+		}
+		if (idict_new(d, idict_key(src, i, kind), w4, max_entries, mm) < 0)
+			return -1;
+		imap_tables(&m);
+	}
+	/* `last` and `prev` start as entry 0's value (its bits as keyed: 4-byte
+	 * plain values sign-extended): each of them is always a value of the
+	 * dictionary and its id, whatever the values that come. */
 	if (w4) {
 		int32_t y;
-		memcpy(&y, v, 4);
-		last = ~(int64_t)y;
+		memcpy(&y, d->plain.p, 4);
+		m.last = y;
 	} else {
-		memcpy(&last, v, 8);
-		last = ~last;
+		memcpy(&m.last, d->plain.p, 8);
 	}
-	int32_t last_id = 0;
-	for (size_t i = 0; i < n; i++) {
-		int64_t x; /* the value's bits (memcpy: the page may hold floats) */
-		if (w4) {
-			int32_t y;
-			memcpy(&y, v + 4 * i, 4);
-			x = y;
-		} else {
-			memcpy(&x, v + 8 * i, 8);
+	m.prev = m.last;
+	int skip = 0; /* groups left to map one value at a time */
+	int32_t e = 0; /* the last id: -2 (the dictionary is full) or -1 (out of memory) stop */
+	while (!has_valid && n - i >= 8 && e >= 0) {
+		if (idict_key(src, i, kind) == m.last && idict_run8(src, i, m.last, kind)) {
+			for (int j = 0; j < 8; j++)
+				out[i + j] = (uint32_t)m.last_id;
+			i += 8;
+			continue;
 		}
-		if (x != last) {
-			uint32_t j = idict_slot(slots, mask, x);
-			int32_t e = slots[j].id;
-			if (e < 0) {
-				if (d->count >= max_entries)
-					return 1;
-				if ((e = idict_add(d, x, w4, j)) < 0)
-					return -1;
-				slots = d->slots;
-				mask = d->mask;
+		if (skip == 0) {
+			int32_t bad = 0;
+			for (int j = 0; j < 8; j++) {
+				uint64_t u = (uint64_t)idict_key(src, i + j, kind);
+				int32_t g = m.direct[u < m.nd ? u : m.nd];
+				out[i + j] = (uint32_t)g;
+				bad |= g;
 			}
-			last = x;
-			last_id = e;
+			if (bad >= 0) {
+				m.prev = idict_key(src, i + 6, kind);
+				m.prev_id = (int32_t)out[i + 6];
+				m.last = idict_key(src, i + 7, kind);
+				m.last_id = (int32_t)out[i + 7];
+				i += 8;
+				continue;
+			}
+			skip = IDICT_RETRY;
 		}
-		ids[i] = (uint32_t)last_id;
+		skip--;
+		for (int64_t end = i + 8; i < end; i++) {
+			if ((e = idict_one(&m, idict_key(src, i, kind), w4)) < 0)
+				break;
+			out[i] = (uint32_t)e;
+		}
 	}
-	return 0;
+	for (; i < n && e >= 0; i++) {
+		if (has_valid && !bit_at(valid, i0 + i))
+			continue;
+		if ((e = idict_one(&m, idict_key(src, i, kind), w4)) < 0)
+			break;
+		out[has_valid ? k++ : i] = (uint32_t)e;
+	}
+	*nids = has_valid ? k : i;
+	return e == -1 ? -1 : i;
 }
 
-/* One loop a value width (no width test per value). */
+/* Dictionary ids of the n values of a page (4-byte when w4, else 8-byte)
+ * into ids.  0; 1 when an entry past `max_entries` would be needed (the
+ * entries added so far stay); -1 when out of memory.  One loop a width. */
 static int idict_map(pq_idict *d, const void *vals, size_t n, int w4, uint32_t max_entries, uint32_t *ids)
 {
-	return w4 ? idict_map_w(d, vals, n, 1, max_entries, ids) : idict_map_w(d, vals, n, 0, max_entries, ids);
+	pq_minmax mm = {0, 0, 0}; /* the page's statistics were taken as it was appended */
+	int64_t nids, r = w4 ? idict_ids(d, vals, NULL, 0, (int64_t)n, K_INT32, 0, max_entries, ids, &nids, &mm)
+			     : idict_ids(d, vals, NULL, 0, (int64_t)n, K_INT64, 0, max_entries, ids, &nids, &mm);
+	return r < 0 ? -1 : r < (int64_t)n;
 }
 
 /* ---- statistics ------------------------------------------------------------ */
@@ -467,11 +683,6 @@ static void stat_int(pq_col *c, int64_t mn, int64_t mx)
 static inline size_t page_bytes(const pq_col *c)
 {
 	return c->pids ? c->vals.n / 4 * (size_t)c->width : c->vals.n;
-}
-
-static inline int bit_at(const uint8_t *b, int64_t i)
-{
-	return (b[i >> 3] >> (i & 7)) & 1;
 }
 
 /* Validity bits of rows i0..i0+n (valid NULL: all valid) appended to the page. */
@@ -577,72 +788,16 @@ static inline __attribute__((always_inline)) int64_t append_ids_k(pq_col *c, con
 								   const uint8_t *valid, int64_t i0, int64_t n,
 								   const int kind, const int has_valid)
 {
-	pq_idict *d = &c->idict;
-	if (pq_buf_reserve(&c->vals, (size_t)n * 4) || (!d->slots && idict_rehash(d, 1024)))
+	if (pq_buf_reserve(&c->vals, (size_t)n * 4))
 		return PQ_OOM;
-	const int w4 = kind == K_INT32;
-	const uint32_t max_entries = DICT_BYTES / (w4 ? 4 : 8);
-	const void *src = a->buffers[1];
-	uint32_t *out = (uint32_t *)(void *)(c->vals.p + c->vals.n);
-	int64_t mn = c->imin, mx = c->imax, k = 0, i = 0;
-	int has = c->has_mm;
-	if (d->count == 0) { /* (an IM_DICT chunk has entries; kept general) the first value is entry 0 */
-		while (i < n && has_valid && !bit_at(valid, i0 + i))
-			i++;
-		if (i == n)
-			return n;
-		int64_t row = i0 + i;
-		int64_t x = kind == K_INT32    ? ((const int32_t *)src)[row]
-			    : kind == K_UINT32 ? (int64_t)((const uint32_t *)src)[row]
-					       : ((const int64_t *)src)[row];
-		if (idict_add(d, x, w4, idict_slot(d->slots, d->mask, x)) < 0)
-			return PQ_OOM;
-		mn = !has || x < mn ? x : mn;
-		mx = !has || x > mx ? x : mx;
-		has = 1;
-	}
-	/* The run starts as entry 0's value (its bits as keyed: INT32 plain
-	 * values are 4 bytes), so that a value equal to `last` is its id
-	 * without a test of whether there is a last yet. */
-	int64_t last;
-	if (w4) {
-		int32_t y;
-		memcpy(&y, d->plain.p, 4);
-		last = y;
-	} else {
-		memcpy(&last, d->plain.p, 8);
-	}
-	int32_t last_id = 0;
-	pq_islot *slots = d->slots; /* locals: the ids stores cannot alias them */
-	uint32_t mask = d->mask;
-	for (; i < n; i++) {
-		int64_t row = i0 + i;
-		if (has_valid && !bit_at(valid, row))
-			continue;
-		int64_t x = kind == K_INT32    ? ((const int32_t *)src)[row]
-			    : kind == K_UINT32 ? (int64_t)((const uint32_t *)src)[row]
-					       : ((const int64_t *)src)[row];
-		if (x != last) { /* runs are common: only a new value is probed */
-			uint32_t j = idict_slot(slots, mask, x);
-			int32_t e = slots[j].id;
-			if (e < 0) {
-				if (d->count >= max_entries)
-					break;
-				if ((e = idict_add(d, x, w4, j)) < 0)
-					return PQ_OOM;
-				slots = d->slots;
-				mask = d->mask;
-				mn = !has || x < mn ? x : mn;
-				mx = !has || x > mx ? x : mx;
-				has = 1;
-			}
-			last = x;
-			last_id = e;
-		}
-		out[k++] = (uint32_t)last_id;
-	}
+	const uint32_t max_entries = DICT_BYTES / (kind == K_INT32 ? 4 : 8);
+	pq_minmax mm = {c->imin, c->imax, c->has_mm};
+	int64_t k, i = idict_ids(&c->idict, a->buffers[1], valid, i0, n, kind, has_valid, max_entries,
+				 (uint32_t *)(void *)(c->vals.p + c->vals.n), &k, &mm);
+	if (i < 0)
+		return PQ_OOM;
 	c->vals.n += (size_t)k * 4;
-	c->imin = mn, c->imax = mx, c->has_mm = has;
+	c->imin = mm.mn, c->imax = mm.mx, c->has_mm = mm.has;
 	if (i == n)
 		return n;
 	if (ids_to_values(c))
@@ -793,8 +948,23 @@ static __attribute__((noinline)) int32_t dict_miss(pq_col *c, const int32_t *off
 	return id;
 }
 
+/* Whether the n indices are all below dlen (one test for the slice: a
+ * loop the compiler turns into vector compares). */
+static int indices_in_range(const int32_t *idx, int64_t n, int64_t dlen)
+{
+	uint32_t over = 0;
+	for (int64_t i = 0; i < n; i++)
+		over |= (uint32_t)idx[i] >= (uint32_t)dlen;
+	return !over;
+}
+
 /* Dictionary ids of rows of a dictionary<int32, utf8> array; stops early
- * (returns fewer rows) when the chunk's dictionary is full. */
+ * (returns fewer rows) when the chunk's dictionary is full.  Without nulls
+ * and with every index in range, 8 rows at a time: their remapped ids
+ * without a branch a row, kept when none is negative (all 8 entries were
+ * mapped); a group with one that was not goes one row at a time, as do
+ * the rows with nulls (whose indices may be anything), the last rows, and
+ * all of them when an index is out of range (reported where it is). */
 static inline __attribute__((always_inline)) int64_t append_dict_ids_v(pq_writer *w, pq_col *c,
 									const struct ArrowArray *a,
 									const uint8_t *valid, int64_t i0,
@@ -809,29 +979,47 @@ static inline __attribute__((always_inline)) int64_t append_dict_ids_v(pq_writer
 	uint32_t *out = (uint32_t *)(void *)(c->vals.p + c->vals.n);
 	int32_t *remap = c->remap; /* locals: the ids stores cannot alias them */
 	const int64_t dlen = d->length;
+	int fast = !has_valid && indices_in_range(idx + i0, n, dlen);
 	int64_t k = 0, i = 0;
-	for (; i < n; i++) {
-		int64_t row = i0 + i;
-		if (has_valid && !bit_at(valid, row))
-			continue;
-		int32_t x = idx[row];
-		if ((uint32_t)x >= (uint32_t)dlen) /* negative too (dlen <= INT32_MAX) */
-			return nxp__error_set(w->st, NXP_E_INVAL, -1, "column %s: dictionary index %d out of range", c->name,
-					x);
-		int32_t id = remap[x];
-		if (id < 0) {
-			id = dict_miss(c, off, data, x);
-			if (id == -2) {
-				c->fallback = 1;
-				break;
+	int full = 0;
+	while (i < n && !full) {
+		int64_t end = n;
+		if (fast && n - i >= 8) {
+			int32_t bad = 0;
+			for (int j = 0; j < 8; j++) {
+				int32_t id = remap[idx[i0 + i + j]];
+				out[i + j] = (uint32_t)id;
+				bad |= id;
 			}
-			if (id < 0)
-				return nomem(w);
+			if (bad >= 0) {
+				i += 8;
+				continue;
+			}
+			end = i + 8;
 		}
-		if (has_valid) /* without nulls k is i: one counter, not two */
-			out[k++] = (uint32_t)id;
-		else
-			out[i] = (uint32_t)id;
+		for (; i < end; i++) {
+			int64_t row = i0 + i;
+			if (has_valid && !bit_at(valid, row))
+				continue;
+			int32_t x = idx[row];
+			if ((uint32_t)x >= (uint32_t)dlen) /* negative too (dlen <= INT32_MAX) */
+				return nxp__error_set(w->st, NXP_E_INVAL, -1, "column %s: dictionary index %d out of range",
+						c->name, x);
+			int32_t id = remap[x];
+			if (id < 0) {
+				id = dict_miss(c, off, data, x);
+				if (id == -2) {
+					c->fallback = full = 1;
+					break;
+				}
+				if (id < 0)
+					return nomem(w);
+			}
+			if (has_valid) /* without nulls k is i: one counter, not two */
+				out[k++] = (uint32_t)id;
+			else
+				out[i] = (uint32_t)id;
+		}
 	}
 	if (!has_valid)
 		k = i;
@@ -1656,8 +1844,7 @@ static void writer_free(pq_writer *w)
 		pq_buf_free(&c->smin);
 		pq_buf_free(&c->smax);
 		dict_free(&c->dict);
-		pq_buf_free(&c->idict.plain);
-		idict_free_slots(&c->idict);
+		idict_free(&c->idict);
 		free(c->remap);
 	}
 	free(w->cols);
