@@ -78,9 +78,16 @@ static int put_packed(pq_buf *out, const uint32_t *v, size_t n, size_t groups, i
 		size_t full = n < total ? n / 8 : groups;
 		unsigned s = (unsigned)bw;
 		for (size_t g = 0; g < full; g++, v += 8) {
-			uint64_t acc = (uint64_t)v[0] | (uint64_t)v[1] << s | (uint64_t)v[2] << 2 * s |
-				       (uint64_t)v[3] << 3 * s | (uint64_t)v[4] << 4 * s | (uint64_t)v[5] << 5 * s |
-				       (uint64_t)v[6] << 6 * s | (uint64_t)v[7] << 7 * s;
+			/* two values a 64-bit load, lo | hi << 32: hi moved down to bit
+			 * s by one shift, which leaves nothing of lo (< 2^s, and
+			 * 32 - s >= 24 > s) */
+			uint64_t p[4];
+			for (int k = 0; k < 4; k++) {
+				uint64_t x;
+				memcpy(&x, v + 2 * k, 8);
+				p[k] = (x & 0xffffffffu) | x >> (32 - s);
+			}
+			uint64_t acc = p[0] | p[1] << 2 * s | p[2] << 4 * s | p[3] << 6 * s;
 			memcpy(o, &acc, 8);
 			o += bw;
 		}
@@ -126,23 +133,23 @@ int pq_rle_hybrid(pq_buf *out, const uint32_t *v, size_t n, int bw)
 			i += run;
 			continue;
 		}
-		/* Bit-pack groups of 8 until a group boundary starts a run of >= 8. */
-		size_t start = i, groups = 0;
-		for (;;) {
+		/* Bit-pack groups of 8 (at most 2^20, the last one padded when the
+		 * values end) until a whole group of equal values, a run of >= 8,
+		 * starts at a group boundary: the first group always, the next
+		 * whole ones while not equal, then the part of a group left at the
+		 * end of the values if nothing stopped before it. */
+		size_t rest = n - i, groups = 1;
+		size_t all = (rest + 7) / 8, whole = rest / 8;
+		if (all > 1u << 20)
+			all = whole = 1u << 20;
+		while (groups < whole && !group_equal(v + i + 8 * groups))
 			groups++;
-			i += 8;
-			if (i >= n)
-				break;
-			if (groups >= 1u << 20)
-				break;
-			if (n - i >= 8 && group_equal(v + i))
-				break;
-		}
-		size_t in = (i > n ? n : i) - start;
-		if (put_packed(out, v + start, in, groups, bw))
+		if (groups == whole)
+			groups = all;
+		size_t in = 8 * groups < rest ? 8 * groups : rest;
+		if (put_packed(out, v + i, in, groups, bw))
 			return -1;
-		if (i > n)
-			i = n;
+		i += in;
 	}
 	return 0;
 }
