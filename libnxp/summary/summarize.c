@@ -154,7 +154,6 @@ typedef struct pass {
 	int unordered;      /* ... and the reorder bound never hit, else the pass is redone on one thread */
 	int negative;       /* a negative term was summed (sums then depend on the order): redo on one thread */
 	size_t reorder_peak; /* most spans the reorder buffer held */
-	int spans;          /* a DMA group of the parallel pass: busy spans go to `out`, not to the unions */
 	/* fed pass (nxp__sum_feed): total_u is not fed; its runs are kept whole
 	 * in `kept` (keep_run: at most KEPT_MAX bytes, else `unordered`: the
 	 * export's summary is then made by the one-thread pass) */
@@ -185,10 +184,15 @@ static inline int clip(const pass *ps, int64_t *lo, int64_t *hi)
 	return *hi >= *lo && *lo < ps->rg.hi;
 }
 
-/* The per-record functions below take two constants, so that the one-thread
- * pass's loop is compiled once per case without re-testing them per record:
+/* The per-record functions below take two constants, so that each loop is
+ * compiled once per case without re-testing them per record:
  *  win: 0 only when the pass has no window (clip() is then the identity);
- *  par: 0 in the one-thread pass (no channel: ps->out NULL, ps->spans 0). */
+ *  mode: which pass calls them (PM_*). */
+enum {
+	PM_ONE, /* the one-thread pass: every union fed here, ps->out NULL */
+	PM_PAR, /* a part of the parallel pass: runs and a DMA group's spans go to ps->out */
+	PM_FED  /* a share of the fed pass: runs kept (ps->fed), its DMA unions merged here */
+};
 static inline __attribute__((always_inline)) int clip_w(const pass *ps, int64_t *lo, int64_t *hi, const int win)
 {
 	return win ? clip(ps, lo, hi) : 1;
@@ -304,9 +308,11 @@ static int kept_next(kept_rd *k, int64_t *lo, int64_t *hi)
 	return 1;
 }
 
-static void emit_run(pass *ps, const nxp_span *r)
+/* A run (or a DMA group's span) to the caller: kept by a fed share, else
+ * batched into the channel. */
+static inline __attribute__((always_inline)) void emit_run(pass *ps, const nxp_span *r, const int fed)
 {
-	if (ps->fed) {
+	if (fed) {
 		keep_run(ps, r);
 		return;
 	}
@@ -318,9 +324,9 @@ static void emit_run(pass *ps, const nxp_span *r)
 }
 
 /* A span of total_active_time, in start order. */
-static inline __attribute__((always_inline)) void total_add(pass *ps, int64_t lo, int64_t hi, const int par)
+static inline __attribute__((always_inline)) void total_add(pass *ps, int64_t lo, int64_t hi, const int mode)
 {
-	if (!par || (!ps->out && !ps->fed)) {
+	if (mode == PM_ONE) {
 		nxp_union_add(&ps->total_u, lo, hi);
 		return;
 	}
@@ -328,7 +334,7 @@ static inline __attribute__((always_inline)) void total_add(pass *ps, int64_t lo
 		return; /* as nxp_union_add */
 	nxp_span done;
 	if (nxp_runs_add(&ps->runs, lo, hi, &done))
-		emit_run(ps, &done);
+		emit_run(ps, &done, mode == PM_FED);
 }
 
 /* A DMA group's busy span (tag[0] = class), in start order, to the accumulator. */
@@ -337,7 +343,7 @@ static void span_send(pass *ps, int64_t lo, int64_t hi, int cls)
 	if (hi <= lo)
 		return; /* nothing for a union */
 	nxp_span sp = {lo, hi, {cls, 0}};
-	emit_run(ps, &sp);
+	emit_run(ps, &sp, 0);
 }
 
 /* Flush the open run and the batch, then close the channel (also on failure). */
@@ -345,7 +351,7 @@ static void total_end(pass *ps)
 {
 	nxp_span done;
 	if (nxp_runs_flush(&ps->runs, &done))
-		emit_run(ps, &done);
+		emit_run(ps, &done, ps->fed);
 	if (ps->fed)
 		return;
 	if (ps->nbatch)
@@ -356,27 +362,27 @@ static void total_end(pass *ps)
 
 /* Feed one instruction busy interval, in start order, to its unions
  * (tag[0] = engine, tag[1] = opcode slot or -1). */
-static inline __attribute__((always_inline)) void feed_instr(pass *ps, const nxp_span *e, const int par)
+static inline __attribute__((always_inline)) void feed_instr(pass *ps, const nxp_span *e, const int mode)
 {
-	total_add(ps, e->lo, e->hi, par);
+	total_add(ps, e->lo, e->hi, mode);
 	nxp_union_add(&ps->eng_u[e->tag[0]], e->lo, e->hi);
 	if (e->tag[1] >= 0)
 		nxp_union_add(&ps->ops[e->tag[0] * OP_SLOTS + e->tag[1]].u, e->lo, e->hi);
 }
 
 /* Release every buffered interval that starts at or before `upto`. */
-static inline __attribute__((always_inline)) void release(pass *ps, int64_t upto, const int par)
+static inline __attribute__((always_inline)) void release(pass *ps, int64_t upto, const int mode)
 {
 	nxp_span e;
 	while (nxp_reorder_pop(&ps->reorder, upto, &e))
-		feed_instr(ps, &e, par);
+		feed_instr(ps, &e, mode);
 }
 
 /* A record starting at `start` was read: intervals it passed are released. */
-static inline __attribute__((always_inline)) void advance(pass *ps, int64_t start, const int par)
+static inline __attribute__((always_inline)) void advance(pass *ps, int64_t start, const int mode)
 {
 	nxp_reorder_advance(&ps->reorder, start);
-	release(ps, ps->reorder.watermark, par);
+	release(ps, ps->reorder.watermark, mode);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -446,11 +452,11 @@ static inline __attribute__((always_inline)) void instr_terms(pass *ps, const nx
 
 /* cnt: 1 when the pass counts static instructions (ps->sicnt; in->count set). */
 static inline __attribute__((always_inline)) int do_instruction(pass *ps, const irec *in, const int win,
-								 const int par, const int cnt)
+								 const int mode, const int cnt)
 {
 	ps->rows++;
 	span_add(ps, in->start_ts, in->end_ts);
-	advance(ps, in->start_ts, par);
+	advance(ps, in->start_ts, mode);
 	int e = in->engine;
 	if (e < 0 || e >= NXP_ENGINE_COUNT)
 		return NXP_OK; /* the cursor only returns known engines; be defensive */
@@ -506,7 +512,7 @@ static inline __attribute__((always_inline)) int do_instruction(pass *ps, const 
 		return NXP_OK; /* busy only after the window */
 	nxp_span sp = {lo, hi, {e, op}}, early;
 	if (lo <= ps->reorder.watermark) {
-		feed_instr(ps, &sp, par);
+		feed_instr(ps, &sp, mode);
 		return NXP_OK;
 	}
 	int rc = nxp_reorder_push(&ps->reorder, &sp, &early);
@@ -514,7 +520,7 @@ static inline __attribute__((always_inline)) int do_instruction(pass *ps, const 
 		ps->reorder_peak = ps->reorder.n;
 	if (rc == 1) { /* bound reached: the earliest is merged now (may slightly misplace it) */
 		ps->unordered = 1;
-		feed_instr(ps, &early, par);
+		feed_instr(ps, &early, mode);
 	}
 	else if (rc < 0)
 		return nxp__error_set(ps->st, NXP_E_NOMEM, -1, "out of memory (summary reorder window)");
@@ -643,7 +649,7 @@ static __attribute__((noinline)) int queue_memo_fill(pass *ps, uint32_t qid)
 	return find_queue(ps, qid, &q);
 }
 
-static inline __attribute__((always_inline)) int do_dma(pass *ps, const drec *d, const int win, const int par)
+static inline __attribute__((always_inline)) int do_dma(pass *ps, const drec *d, const int win, const int mode)
 {
 	/* The queue first: its class, kind and transfer slot in one memo (a
 	 * failure here fails the pass, whatever was summed before). */
@@ -655,7 +661,8 @@ static inline __attribute__((always_inline)) int do_dma(pass *ps, const drec *d,
 	}
 	ps->rows++;
 	span_add(ps, d->start_ts, d->end_ts);
-	advance(ps, d->start_ts, par);
+	if (mode == PM_ONE) /* (only instructions wait in the buffer: a DMA group's or share's stays empty) */
+		advance(ps, d->start_ts, mode);
 	int64_t lo = d->start_ts, hi = d->end_ts; /* the busy interval, clipped to the window */
 	const int busy = clip_w(ps, &lo, &hi, win);
 	if (busy && lo < ps->exec_lo)
@@ -684,23 +691,16 @@ static inline __attribute__((always_inline)) int do_dma(pass *ps, const drec *d,
 	if (d->dest_hbm)
 		sadd(&ps->hbm_write, d->write_bytes);
 
-	if (par && busy && ps->spans) {
-		span_send(ps, lo, hi, cls);
-	} else if (busy) {
-		total_add(ps, lo, hi, par);
-		if (!par || ps->fed) { /* the one-thread pass and the fed DMA share: packets in start order */
-			union_add_sorted(&ps->dma_u, lo, hi);
-			union_add_sorted(&ps->cls_u[cls], lo, hi);
-			if (cls != CLS_STATIC)
-				union_add_sorted(&ps->dyn_u, lo, hi);
-		} else {
-			nxp_union_add(&ps->dma_u, lo, hi);
-			nxp_union_add(&ps->cls_u[cls], lo, hi);
-			if (cls != CLS_STATIC)
-				nxp_union_add(&ps->dyn_u, lo, hi);
-		}
-	} else {
+	if (!busy) {
 		lo = hi = ps->rg.hi; /* a transfer's share past the window is nothing */
+	} else if (mode == PM_PAR) {
+		span_send(ps, lo, hi, cls); /* A merges the DMA groups' spans into the unions */
+	} else { /* the one-thread pass and the fed DMA share: packets in start order */
+		total_add(ps, lo, hi, mode);
+		union_add_sorted(&ps->dma_u, lo, hi);
+		union_add_sorted(&ps->cls_u[cls], lo, hi);
+		if (cls != CLS_STATIC)
+			union_add_sorted(&ps->dyn_u, lo, hi);
 	}
 
 	/* Aggregated transfers: a transfer's packets are contiguous in its queue. */
@@ -992,20 +992,20 @@ static inline __attribute__((always_inline)) int main_loop_w(pass *ps, const int
 			irec in;
 			instr_fill(&ii.s, fi.q, fi.rec, &in);
 			in.count = cnt && in.si ? &ps->sicnt[fi.qid][in.si - fi.q->si] : NULL;
-			rc = do_instruction(ps, &in, win, 0, cnt);
+			rc = do_instruction(ps, &in, win, PM_ONE, cnt);
 			if (rc)
 				goto out;
 			hi = feed_next(&fi, 0);
 		} else {
 			drec dp;
 			dma_fill(&id.s, fd.qid, fd.rec, &dp);
-			rc = do_dma(ps, &dp, win, 0);
+			rc = do_dma(ps, &dp, win, PM_ONE);
 			if (rc)
 				goto out;
 			hd = feed_next(&fd, 1);
 		}
 	}
-	release(ps, INT64_MAX, 0);
+	release(ps, INT64_MAX, PM_ONE);
 	rc = NXP_OK;
 out:
 	free(bi);
@@ -1565,13 +1565,13 @@ static int group_loop(pass *ps, const qgroup *g, int dma)
 		if (start < ps->last_start)
 			ps->unordered = 1;
 		ps->last_start = start;
-		if ((rc = dma ? do_dma(ps, &r.dp, 1, 1) : do_instruction(ps, &r.in, 1, 1, 0)) != NXP_OK)
+		if ((rc = dma ? do_dma(ps, &r.dp, 1, PM_PAR) : do_instruction(ps, &r.in, 1, PM_PAR, 0)) != NXP_OK)
 			break;
 	}
 	if (!ps->unordered && !rc && nr < 0)
 		ps->unordered = 1; /* a read error: the one-thread pass reports it, as it always does */
 	if (!rc && !dma)
-		release(ps, INT64_MAX, 1);
+		release(ps, INT64_MAX, PM_PAR);
 	ntff_iter_close(&it);
 	return rc;
 }
@@ -1608,7 +1608,7 @@ static void acc_loop(ptask *a)
 		if (x->lo < last)
 			ps->unordered = 1;
 		last = x->lo;
-		total_add(ps, x->lo, x->hi, 1);
+		total_add(ps, x->lo, x->hi, PM_PAR);
 		nxp_union_add(&ps->dma_u, x->lo, x->hi);
 		nxp_union_add(&ps->cls_u[x->tag[0]], x->lo, x->hi);
 		if (x->tag[0] != CLS_STATIC)
@@ -1880,10 +1880,8 @@ static int parallel_pass(pass *into, const nxp_metadata *md, const nxp_hardware 
 			k->ps.out = &k->ch;
 		if (k->which == PT_INSTR)
 			k->g = gi[inited];
-		if (k->which == PT_DMA) {
+		if (k->which == PT_DMA)
 			k->g = gd[inited - ni];
-			k->ps.spans = 1;
-		}
 	}
 	acc->src = &t[ni];
 	acc->nsrc = nd;
@@ -2187,7 +2185,7 @@ void nxp__sum_feed_instr(nxp__sum_feed *f, const ntff_queue *q, const nxp_ntff_i
 		ps->unordered = 1;
 	ps->last_start = in.start_ts;
 	/* (no window: clip() is exact without the window test, as in main_loop) */
-	if ((f->cnt ? do_instruction(ps, &in, 0, 1, 1) : do_instruction(ps, &in, 0, 1, 0)) != NXP_OK)
+	if ((f->cnt ? do_instruction(ps, &in, 0, PM_FED, 1) : do_instruction(ps, &in, 0, PM_FED, 0)) != NXP_OK)
 		f->state[0] = FEED_SPOILED;
 }
 
@@ -2201,7 +2199,7 @@ void nxp__sum_feed_dma(nxp__sum_feed *f, uint32_t qid, const nxp_ntff_dma_note *
 	if (dp.start_ts < ps->last_start)
 		ps->unordered = 1;
 	ps->last_start = dp.start_ts;
-	if (do_dma(ps, &dp, 0, 1) != NXP_OK)
+	if (do_dma(ps, &dp, 0, PM_FED) != NXP_OK)
 		f->state[1] = FEED_SPOILED;
 }
 
@@ -2215,7 +2213,7 @@ void nxp__sum_feed_end(nxp__sum_feed *f, int table, int ok)
 		return;
 	}
 	if (k == 0) {
-		release(&f->ps[0], INT64_MAX, 1);
+		release(&f->ps[0], INT64_MAX, PM_FED);
 		if (f->cnt)
 			si_counts_apply(&f->ps[0]);
 	}
