@@ -47,11 +47,15 @@ typedef struct qslot {
 
 /* What the pass keeps of one NTFF DMA queue, filled at its first packet:
  * its slot (found by its identity: hashing names per packet was most of a
- * packet's cost) and the class and queue-bytes kind of its NEFF queue type. */
+ * packet's cost) and the class and queue-bytes kind of its NEFF queue type;
+ * and the count and bytes of its packets of that class and kind (those
+ * without a dynamic flag), added into the pass's sums by dma_close: one
+ * count and one sum a packet instead of five. */
 typedef struct qmemo {
 	qslot *slot; /* NULL: not looked up yet, or the slot table grew since */
 	uint8_t typed; /* cls and kind set */
 	int8_t cls, kind;
+	int64_t count, bytes;
 } qmemo;
 
 typedef struct tgroup {
@@ -670,22 +674,24 @@ static inline __attribute__((always_inline)) int do_dma(pass *ps, const drec *d,
 	if (busy && hi > ps->exec_hi)
 		ps->exec_hi = hi;
 
-	/* The packet's queue_type: the dynamic flags', else its NEFF queue's. */
-	int cls = mq->cls, kind = mq->kind;
-	if (d->flags) {
-		cls = d->flags & NXP_DMA_HARDWARE_DYNAMIC ? CLS_HW : CLS_SW;
-		kind = 0;
-	}
 	/* No term here can be negative (ps->negative stays as it is): the byte
-	 * counts are u32 and a good record ends at or after its start. */
+	 * counts are u32 and a good record ends at or after its start; so the
+	 * sums do not depend on how they are grouped (the queue's, dma_close). */
 	const int64_t duration_ns = d->end_ts - d->start_ts;
 	const int64_t transfer_bytes = d->read_bytes > d->write_bytes ? d->read_bytes : d->write_bytes;
-	ps->pk_count++;
 	sadd(&ps->pk_time, duration_ns);
-	sadd(&ps->pk_bytes, transfer_bytes);
-	ps->cls_count[cls]++;
-	sadd(&ps->cls_bytes[cls], transfer_bytes);
-	sadd(&ps->qbytes[kind], transfer_bytes); /* kind 0 sums into an unused slot */
+	/* The packet's queue_type: the dynamic flags', else its NEFF queue's. */
+	int cls = mq->cls;
+	if (__builtin_expect(d->flags != 0, 0)) {
+		cls = d->flags & NXP_DMA_HARDWARE_DYNAMIC ? CLS_HW : CLS_SW;
+		ps->pk_count++;
+		sadd(&ps->pk_bytes, transfer_bytes);
+		ps->cls_count[cls]++;
+		sadd(&ps->cls_bytes[cls], transfer_bytes);
+	} else {
+		mq->count++;
+		sadd(&mq->bytes, transfer_bytes);
+	}
 	if (d->source_hbm)
 		sadd(&ps->hbm_read, d->read_bytes);
 	if (d->dest_hbm)
@@ -718,6 +724,30 @@ static inline __attribute__((always_inline)) int do_dma(pass *ps, const drec *d,
 			q->hi = hi;
 	}
 	return NXP_OK;
+}
+
+/* A DMA pass's figures once its packets are read (where fill and combine
+ * read them): the transfers still open end with its trace, and each queue's
+ * packets without a dynamic flag go into the sums of its class and kind. */
+static void dma_close(pass *ps)
+{
+	for (size_t k = 0; k < ps->capq; k++)
+		if (ps->q[k].used && ps->q[k].agg != INT64_MIN) {
+			close_transfer(ps, &ps->q[k]);
+			ps->q[k].agg = INT64_MIN;
+		}
+	for (size_t i = 0; i < ps->p->nqueues; i++) {
+		qmemo *mq = &ps->qmemo[i];
+		if (!mq->count)
+			continue;
+		ps->pk_count += mq->count;
+		sadd(&ps->pk_bytes, mq->bytes);
+		ps->cls_count[mq->cls] += mq->count;
+		sadd(&ps->cls_bytes[mq->cls], mq->bytes);
+		if (mq->kind)
+			sadd(&ps->qbytes[mq->kind], mq->bytes);
+		mq->count = mq->bytes = 0;
+	}
 }
 
 static int do_throttle(pass *ps, const nxp_throttle *t)
@@ -1203,6 +1233,7 @@ static double sec(int64_t ns)
 
 static int fill(pass *ps, nxp_summary *s, const nxp_metadata *md, const nxp_hardware *hw)
 {
+	dma_close(ps); /* (a combined pass's parts were closed by combine) */
 	/* total_time: TPB start -> stop when the trace has both, else the span. */
 	int64_t t0 = 0, t1 = -1;
 	if (ps->rg.on) {
@@ -1315,9 +1346,6 @@ static int fill(pass *ps, nxp_summary *s, const nxp_metadata *md, const nxp_hard
 		nxp_summary_set_int(s, NXP_SF_dma_queue_count, tot.dma_queue_count);
 
 	/* DMA. */
-	for (size_t k = 0; k < ps->capq; k++)
-		if (ps->q[k].used && ps->q[k].agg != INT64_MIN)
-			close_transfer(ps, &ps->q[k]);
 	nxp_summary_set_int(s, NXP_SF_dma_packet_count, ps->pk_count);
 	nxp_summary_set_float(s, NXP_SF_dma_packet_time, sec(ps->pk_time));
 	nxp_summary_set_float(s, NXP_SF_dma_active_time, sec(nxp_union_length(&ps->dma_u)));
@@ -1808,6 +1836,7 @@ static void combine(pass *x, pass *const *parts, const int *role, int n)
 			sadd(&x->dma_instr_hbm_read, g->dma_instr_hbm_read);
 			sadd(&x->dma_instr_hbm_write, g->dma_instr_hbm_write);
 		} else if (role[k] == PT_DMA) {
+			dma_close(g);
 			sadd(&x->pk_count, g->pk_count);
 			sadd(&x->pk_time, g->pk_time);
 			sadd(&x->pk_bytes, g->pk_bytes);
@@ -1817,10 +1846,6 @@ static void combine(pass *x, pass *const *parts, const int *role, int n)
 			}
 			for (int k2 = 1; k2 < 4; k2++)
 				sadd(&x->qbytes[k2], g->qbytes[k2]);
-			/* The group's transfers still open end with its trace. */
-			for (size_t j = 0; j < g->capq; j++)
-				if (g->q[j].used && g->q[j].agg != INT64_MIN)
-					close_transfer(g, &g->q[j]);
 			sadd(&x->xfer_count, g->xfer_count);
 			sadd(&x->xfer_time, g->xfer_time);
 		} else if (role[k] == PT_ACC) {
