@@ -202,24 +202,6 @@ static inline __attribute__((always_inline)) int clip_w(const pass *ps, int64_t 
 	return win ? clip(ps, lo, hi) : 1;
 }
 
-/* nxp_union_add for a union whose spans come with non-decreasing lo >= 0,
- * opened by pass_init with hi = INT64_MIN: the same state, fewer tests (the
- * DMA unions of the one-thread pass: packets in start order, clipped). */
-static inline void union_add_sorted(nxp_union *u, int64_t lo, int64_t hi)
-{
-	if (hi <= lo)
-		return;
-	if (lo > u->hi) { /* a new run (always the first: hi starts at INT64_MIN) */
-		if (u->open)
-			nxp_union_acc(&u->total, u->lo, u->hi);
-		u->lo = lo;
-		u->hi = hi;
-		u->open = 1;
-	} else if (hi > u->hi) {
-		u->hi = hi;
-	}
-}
-
 /* ------------------------------------------------------------------------ */
 
 static void span_add(pass *ps, int64_t lo, int64_t hi)
@@ -294,6 +276,31 @@ static void keep_run(pass *ps, const nxp_span *r)
 	ps->nkept += nxp_uvarint_put(ps->kept + ps->nkept, nxp_zigzag64(gap));
 	ps->nkept += nxp_uvarint_put(ps->kept + ps->nkept, nxp_zigzag64(len));
 	ps->kept_hi = r->hi;
+}
+
+/* nxp_union_add for a union whose spans come with non-decreasing lo >= 0,
+ * opened by pass_init with hi = INT64_MIN: the same state, fewer tests (the
+ * DMA unions of the one-thread pass and of the fed DMA share: packets in
+ * start order, clipped).  keep (a constant): each run finished is kept
+ * (keep_run) — the fed DMA share's dma_u, whose spans are all of its
+ * share of total_active_time, so its runs are the ones nxp_runs would make. */
+static inline __attribute__((always_inline)) void union_add_sorted(pass *ps, nxp_union *u, int64_t lo, int64_t hi,
+								     const int keep)
+{
+	if (hi <= lo)
+		return;
+	if (lo > u->hi) { /* a new run (always the first: hi starts at INT64_MIN) */
+		if (u->open) {
+			nxp_union_acc(&u->total, u->lo, u->hi);
+			if (keep)
+				keep_run(ps, &(nxp_span){u->lo, u->hi, {0, 0}});
+		}
+		u->lo = lo;
+		u->hi = hi;
+		u->open = 1;
+	} else if (hi > u->hi) {
+		u->hi = hi;
+	}
 }
 
 /* The next kept run of a share: 1 and *lo, *hi, or 0 past the last. */
@@ -702,11 +709,12 @@ static inline __attribute__((always_inline)) int do_dma(pass *ps, const drec *d,
 	} else if (mode == PM_PAR) {
 		span_send(ps, lo, hi, cls); /* A merges the DMA groups' spans into the unions */
 	} else { /* the one-thread pass and the fed DMA share: packets in start order */
-		total_add(ps, lo, hi, mode);
-		union_add_sorted(&ps->dma_u, lo, hi);
-		union_add_sorted(&ps->cls_u[cls], lo, hi);
+		if (mode == PM_ONE)
+			total_add(ps, lo, hi, mode); /* (the fed share's runs are dma_u's) */
+		union_add_sorted(ps, &ps->dma_u, lo, hi, mode == PM_FED);
+		union_add_sorted(ps, &ps->cls_u[cls], lo, hi, 0);
 		if (cls != CLS_STATIC)
-			union_add_sorted(&ps->dyn_u, lo, hi);
+			union_add_sorted(ps, &ps->dyn_u, lo, hi, 0);
 	}
 
 	/* Aggregated transfers: a transfer's packets are contiguous in its queue. */
@@ -2237,12 +2245,15 @@ void nxp__sum_feed_end(nxp__sum_feed *f, int table, int ok)
 		f->state[k] = FEED_SPOILED;
 		return;
 	}
+	pass *ps = &f->ps[k];
 	if (k == 0) {
-		release(&f->ps[0], INT64_MAX, PM_FED);
+		release(ps, INT64_MAX, PM_FED);
 		if (f->cnt)
-			si_counts_apply(&f->ps[0]);
+			si_counts_apply(ps);
+	} else if (ps->dma_u.open) { /* the DMA share's runs are dma_u's (do_dma) */
+		keep_run(ps, &(nxp_span){ps->dma_u.lo, ps->dma_u.hi, {0, 0}});
 	}
-	total_end(&f->ps[k]); /* the open run to the kept ones */
+	total_end(ps); /* the open run to the kept ones */
 	f->state[k] = FEED_DONE;
 }
 
