@@ -6,6 +6,8 @@
  * statistics, byte sources in tiny chunks, misuse and corrupt input. */
 #include "neff_internal.h"
 #include "summary_priv.h"
+#include "summary_feed.h"
+#include "columnar/columnar_priv.h"
 #include "testutil.h"
 
 #include <check.h>
@@ -36,6 +38,7 @@ typedef struct spec {
 	int hlo;       /* write hlo_stats.json */
 	int64_t tpn;   /* ticks per ns */
 	int compress;
+	int one_class; /* 0: DMA packets of every class; 1 + c: all of class c (0 static, 1 software, 2 hardware dynamic) */
 } spec;
 
 static uint32_t rnd(uint32_t *s)
@@ -255,6 +258,9 @@ static void make_ntff(const spec *sp, const uint8_t uuid[16], const char *path)
 					n.write_bytes = rnd(&r) % 5 == 0 ? n.read_bytes / 2 : n.read_bytes;
 					/* Only some packets of the dynamic queues are flagged dynamic. */
 					n.flags = rnd(&r) % 4 ? qs[k].flags : 0;
+					if (sp->one_class) /* (the queue types are static) */
+						n.flags = (uint16_t[]){0, NXP_DMA_SOFTWARE_DYNAMIC,
+								       NXP_DMA_HARDWARE_DYNAMIC}[sp->one_class - 1];
 					n.source = qs[k].src;
 					n.dest = qs[k].dst;
 					n.execution_index = 0;
@@ -723,8 +729,12 @@ static void check(const nxp_summary *s, const expect *x, const spec *sp, nxp_pro
 	ck_assert_int_eq(I("static_dma_packet_count"), x->cls_count[0]);
 	ck_assert_int_eq(I("software_dynamic_dma_packet_count"), x->cls_count[1]);
 	ck_assert_int_eq(I("hardware_dynamic_dma_packet_count"), x->cls_count[2]);
-	ck_assert_int_gt(x->cls_count[1], 0);
-	ck_assert_int_gt(x->cls_count[2], 0);
+	if (sp->one_class)
+		ck_assert_int_eq(x->cls_count[sp->one_class - 1], x->pk_count);
+	else {
+		ck_assert_int_gt(x->cls_count[1], 0);
+		ck_assert_int_gt(x->cls_count[2], 0);
+	}
 	ck_assert_int_eq(I("static_dma_size"), x->cls_bytes[0]);
 	ck_assert_int_eq(I("software_dynamic_dma_size"), x->cls_bytes[1]);
 	ck_assert_int_eq(I("hardware_dynamic_dma_size"), x->cls_bytes[2]);
@@ -739,8 +749,10 @@ static void check(const nxp_summary *s, const expect *x, const spec *sp, nxp_pro
 	ck_assert_int_eq(I("input_queue_bytes"), x->in_q);
 	ck_assert_int_eq(I("output_queue_bytes"), x->out_q);
 	ck_assert_int_eq(I("weight_queue_bytes"), x->w_q);
-	ck_assert_int_gt(x->in_q, 0);
-	ck_assert_int_gt(x->w_q, 0);
+	if (sp->one_class <= 1) { /* (a flagged packet has no queue bytes) */
+		ck_assert_int_gt(x->in_q, 0);
+		ck_assert_int_gt(x->w_q, 0);
+	}
 	ck_assert_int_eq(I("dma_queue_count"), 4 * sp->pcores);
 
 	ck_assert_int_eq(I("weight_size_bytes"), 4096 * sp->pcores);
@@ -846,29 +858,90 @@ static void run_spec(const spec *sp)
 
 START_TEST(test_lnc1_trn1_tpb)
 {
-	spec sp = {"trn1", 1, 1, 400, 60, 1, 1, 1, 0};
+	spec sp = {"trn1", 1, 1, 400, 60, 1, 1, 1, 0, 0};
 	run_spec(&sp);
 }
 END_TEST
 
 START_TEST(test_lnc2_trn2_span)
 {
-	spec sp = {"trn2", 2, 2, 300, 40, 0, 0, 2, 1};
+	spec sp = {"trn2", 2, 2, 300, 40, 0, 0, 2, 1, 0};
 	run_spec(&sp);
 }
 END_TEST
 
 START_TEST(test_lnc2_inf2_tpb)
 {
-	spec sp = {"inf2", 2, 3, 250, 30, 1, 1, 1, 0};
+	spec sp = {"inf2", 2, 3, 250, 30, 1, 1, 1, 0, 0};
 	run_spec(&sp);
+}
+END_TEST
+
+/* The parallel pass (2 threads) and the export's fed pass (summary_feed.h:
+ * the Instruction and DmaPacket streams drained in turn) give p's
+ * one-thread summary bit for bit. */
+static void same_passes(nxp_profile *p, const char *label)
+{
+	nxp_summary *ref = NULL, *s = NULL;
+	nxp_status st;
+	nxp_status_init(&st);
+	ck_assert_int_eq(nxp_profile_summarize(p, NULL, &ref, &st), NXP_OK);
+	nxp_summary_options o;
+	nxp_summary_options_init(&o);
+	o.threads = 2;
+	ck_assert_int_eq(nxp_profile_summarize_opts(p, &o, &s, &st), NXP_OK);
+	char what[96];
+	snprintf(what, sizeof(what), "%s, 2 threads", label);
+	tu_summary_same(ref, s, what);
+	nxp_summary_close(s);
+
+	nxc_registry_init();
+	nxp__sum_feed *f = NULL;
+	ck_assert_int_eq(nxp__sum_feed_new(&f, p, &st), NXP_OK);
+	nxp_table_options to;
+	nxp_table_options_init(&to);
+	static const char *const tables[] = {"Instruction", "DmaPacket"};
+	for (int k = 0; k < 2; k++) {
+		struct ArrowArrayStream as;
+		struct ArrowArray a;
+		ck_assert_int_eq(nxc_open_stream_sum(&as, nxc_find_table(tables[k]), p, NULL, &to, NULL, f, &st), NXP_OK);
+		while (as.get_next(&as, &a) == 0 && a.release)
+			a.release(&a);
+		as.release(&as);
+	}
+	ck_assert(nxp__sum_feed_ready(f));
+	ck_assert_int_eq(nxp__sum_feed_summarize(f, &s, &st), NXP_OK);
+	snprintf(what, sizeof(what), "%s, fed", label);
+	tu_summary_same(ref, s, what);
+	nxp_summary_close(s);
+	nxp__sum_feed_free(f);
+	nxp_summary_close(ref);
+}
+
+/* Every DMA packet of one class: its union is the DMA union (which the
+ * pass keeps once while there is one class, summarize.c), also for a
+ * dynamic class (the dynamic union); against the independent computation,
+ * and every pass against the one-thread pass; then a profile of every class. */
+START_TEST(test_one_dma_class)
+{
+	for (int c = 1; c <= 4; c++) {
+		spec sp = {"trn2", 2, 30u + (unsigned)c, 150, 25, 1, 0, 1, 0, c % 4};
+		run_spec(&sp);
+		fixture f = build(&sp);
+		nxp_profile *p = open_profile(&f);
+		char label[32];
+		snprintf(label, sizeof(label), "one_class %d", sp.one_class);
+		same_passes(p, label);
+		nxp_profile_close(p);
+		fixture_free(&f);
+	}
 }
 END_TEST
 
 /* Engine active time equals the ActiveTime table (LNC=1: one pcore). */
 START_TEST(test_matches_active_time_table)
 {
-	spec sp = {"trn1", 1, 4, 300, 30, 1, 0, 1, 0};
+	spec sp = {"trn1", 1, 4, 300, 30, 1, 0, 1, 0, 0};
 	fixture f = build(&sp);
 	nxp_profile *p = open_profile(&f);
 	nxp_summary *s;
@@ -902,7 +975,7 @@ END_TEST
 /* Same results when both files arrive in tiny uneven chunks. */
 START_TEST(test_chunky_sources)
 {
-	spec sp = {"trn2", 2, 5, 120, 20, 1, 1, 1, 1};
+	spec sp = {"trn2", 2, 5, 120, 20, 1, 1, 1, 1, 0};
 	fixture f = build(&sp);
 	size_t nl, tl;
 	void *nb = tu_read_file(f.neff, &nl), *tb = tu_read_file(f.ntff, &tl);
@@ -939,7 +1012,7 @@ END_TEST
 /* The caller's hardware wins over the arch table and the metadata. */
 START_TEST(test_hardware_override)
 {
-	spec sp = {"trn2", 1, 6, 200, 20, 1, 0, 1, 0};
+	spec sp = {"trn2", 1, 6, 200, 20, 1, 0, 1, 0, 0};
 	fixture f = build(&sp);
 	nxp_profile *p = open_profile(&f);
 	nxp_summary *s, *s2;
@@ -1038,7 +1111,7 @@ static void adj_flops_case(nxp_profile *p, double m, int64_t *got, int64_t *want
  * and per record (large negative ones, where the order of the sum matters). */
 START_TEST(test_adjusted_flops_saturate)
 {
-	spec sp = {"trn2", 1, 6, 200, 20, 1, 0, 1, 0};
+	spec sp = {"trn2", 1, 6, 200, 20, 1, 0, 1, 0, 0};
 	fixture f = build(&sp);
 	nxp_profile *p = open_profile(&f);
 	const nxp_neff *neff = nxp_profile_neff(p);
@@ -1075,7 +1148,7 @@ END_TEST
 
 START_TEST(test_misuse)
 {
-	spec sp = {"trn1", 1, 7, 20, 5, 1, 0, 1, 0};
+	spec sp = {"trn1", 1, 7, 20, 5, 1, 0, 1, 0, 0};
 	fixture f = build(&sp);
 	nxp_profile *p = open_profile(&f);
 	nxp_summary *s = (nxp_summary *)&s; /* must be reset to NULL on failure */
@@ -1099,7 +1172,7 @@ END_TEST
  * summary of the records that survived (the cursor skips and counts them). */
 START_TEST(test_corrupt_section)
 {
-	spec sp = {"trn1", 1, 8, 200, 20, 1, 0, 1, 0};
+	spec sp = {"trn1", 1, 8, 200, 20, 1, 0, 1, 0, 0};
 	fixture f = build(&sp);
 	nxp_profile *p = open_profile(&f);
 	nxp_summary *good;
@@ -1139,7 +1212,7 @@ END_TEST
 /* An empty trace: times absent or zero, never invented. */
 START_TEST(test_empty_trace)
 {
-	spec sp = {"trn1", 1, 9, 0, 0, 0, 0, 1, 0};
+	spec sp = {"trn1", 1, 9, 0, 0, 0, 0, 1, 0, 0};
 	fixture f = build(&sp);
 	nxp_profile *p = open_profile(&f);
 	nxp_summary *s;
@@ -1184,7 +1257,7 @@ START_TEST(test_cli_json_and_text)
 {
 	if (!getenv("NXP_CLI"))
 		return; /* run by meson, which sets it */
-	spec sp = {"trn2", 2, 10, 100, 10, 1, 0, 1, 0};
+	spec sp = {"trn2", 2, 10, 100, 10, 1, 0, 1, 0, 0};
 	fixture f = build(&sp);
 	nxp_profile *p = open_profile(&f);
 	nxp_summary *s;
@@ -1259,6 +1332,7 @@ int main(void)
 	tcase_add_test(tc, test_lnc2_trn2_span);
 	tcase_add_test(tc, test_lnc2_inf2_tpb);
 	tcase_add_test(tc, test_matches_active_time_table);
+	tcase_add_test(tc, test_one_dma_class);
 	tcase_add_test(tc, test_chunky_sources);
 	tcase_add_test(tc, test_hardware_override);
 	tcase_add_test(tc, test_misuse);

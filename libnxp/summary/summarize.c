@@ -129,6 +129,11 @@ typedef struct pass {
 	int64_t cls_count[CLS_N], cls_bytes[CLS_N];
 	int64_t qbytes[4]; /* by the NEFF queue type's kind: [1] input, [2] output, [3] data; [0] the rest (unused) */
 	int64_t xfer_count, xfer_time;
+	/* The class of every busy span of the DMA unions so far (-1 before the
+	 * first, CLS_N once two differ): while there is one, that class's union
+	 * (and dyn_u, for a dynamic one) is dma_u, fed once a span, and takes
+	 * its state where the classes part (dma_classes) or the pass ends. */
+	int dma_cls;
 	qslot *q;
 	size_t nq, capq;
 	qmemo *qmemo; /* per NTFF queue id */
@@ -660,6 +665,30 @@ static __attribute__((noinline)) int queue_memo_fill(pass *ps, uint32_t qid)
 	return find_queue(ps, qid, &q);
 }
 
+/* The class unions while ps->dma_cls is the only class: dma_u's state. */
+static void dma_class_union(pass *ps)
+{
+	if (ps->dma_cls >= 0 && ps->dma_cls < CLS_N) {
+		ps->cls_u[ps->dma_cls] = ps->dma_u;
+		if (ps->dma_cls != CLS_STATIC)
+			ps->dyn_u = ps->dma_u;
+	}
+}
+
+/* A busy span of class cls, not ps->dma_cls (< CLS_N), before it reaches
+ * dma_u: 1 when the class unions are to be fed with it (the classes differ
+ * from now on), 0 when it is the first. */
+static __attribute__((noinline)) int dma_classes(pass *ps, int cls)
+{
+	if (ps->dma_cls < 0) {
+		ps->dma_cls = cls;
+		return 0;
+	}
+	dma_class_union(ps);
+	ps->dma_cls = CLS_N;
+	return 1;
+}
+
 static inline __attribute__((always_inline)) int do_dma(pass *ps, const drec *d, const int win, const int mode)
 {
 	/* The queue first: its class, kind and transfer slot in one memo (a
@@ -711,10 +740,12 @@ static inline __attribute__((always_inline)) int do_dma(pass *ps, const drec *d,
 	} else { /* the one-thread pass and the fed DMA share: packets in start order */
 		if (mode == PM_ONE)
 			total_add(ps, lo, hi, mode); /* (the fed share's runs are dma_u's) */
+		if (cls != ps->dma_cls && (ps->dma_cls == CLS_N || dma_classes(ps, cls))) {
+			union_add_sorted(ps, &ps->cls_u[cls], lo, hi, 0);
+			if (cls != CLS_STATIC)
+				union_add_sorted(ps, &ps->dyn_u, lo, hi, 0);
+		}
 		union_add_sorted(ps, &ps->dma_u, lo, hi, mode == PM_FED);
-		union_add_sorted(ps, &ps->cls_u[cls], lo, hi, 0);
-		if (cls != CLS_STATIC)
-			union_add_sorted(ps, &ps->dyn_u, lo, hi, 0);
 	}
 
 	/* Aggregated transfers: a transfer's packets are contiguous in its queue. */
@@ -735,10 +766,13 @@ static inline __attribute__((always_inline)) int do_dma(pass *ps, const drec *d,
 }
 
 /* A DMA pass's figures once its packets are read (where fill and combine
- * read them): the transfers still open end with its trace, and each queue's
- * packets without a dynamic flag go into the sums of its class and kind. */
+ * read them): the class unions that were dma_u take its state, the
+ * transfers still open end with its trace, and each queue's packets
+ * without a dynamic flag go into the sums of its class and kind. */
 static void dma_close(pass *ps)
 {
+	dma_class_union(ps);
+	ps->dma_cls = CLS_N;
 	for (size_t k = 0; k < ps->capq; k++)
 		if (ps->q[k].used && ps->q[k].agg != INT64_MIN) {
 			close_transfer(ps, &ps->q[k]);
@@ -1487,6 +1521,7 @@ static int pass_init(pass *ps, nxp_profile *p, const region *rg, const nxp_metad
 	ps->tpb_lo = INT64_MIN;
 	ps->tpb_hi = INT64_MAX;
 	ps->last_start = INT64_MIN;
+	ps->dma_cls = -1;
 	tpb_range(md, &ps->tpb_lo, &ps->tpb_hi); /* throttle windows are clipped to it */
 	/* Adjusted FLOPs follow the hardware in use: the FP8 multiplier is the
 	 * description's (the only arch-dependent one), the rest are fixed. */
