@@ -283,31 +283,6 @@ static void keep_run(pass *ps, const nxp_span *r)
 	ps->kept_hi = r->hi;
 }
 
-/* nxp_union_add for a union whose spans come with non-decreasing lo >= 0,
- * opened by pass_init with hi = INT64_MIN: the same state, fewer tests (the
- * DMA unions of the one-thread pass and of the fed DMA share: packets in
- * start order, clipped).  keep (a constant): each run finished is kept
- * (keep_run) — the fed DMA share's dma_u, whose spans are all of its
- * share of total_active_time, so its runs are the ones nxp_runs would make. */
-static inline __attribute__((always_inline)) void union_add_sorted(pass *ps, nxp_union *u, int64_t lo, int64_t hi,
-								     const int keep)
-{
-	if (hi <= lo)
-		return;
-	if (lo > u->hi) { /* a new run (always the first: hi starts at INT64_MIN) */
-		if (u->open) {
-			nxp_union_acc(&u->total, u->lo, u->hi);
-			if (keep)
-				keep_run(ps, &(nxp_span){u->lo, u->hi, {0, 0}});
-		}
-		u->lo = lo;
-		u->hi = hi;
-		u->open = 1;
-	} else if (hi > u->hi) {
-		u->hi = hi;
-	}
-}
-
 /* The next kept run of a share: 1 and *lo, *hi, or 0 past the last. */
 typedef struct kept_rd {
 	const uint8_t *p, *end;
@@ -336,6 +311,31 @@ static inline __attribute__((always_inline)) void emit_run(pass *ps, const nxp_s
 	if (ps->nbatch == CH_BATCH) {
 		chan_put(ps->out, ps->batch, ps->nbatch);
 		ps->nbatch = 0;
+	}
+}
+
+/* nxp_union_add for a union whose spans come with non-decreasing lo >= 0,
+ * opened by pass_init with hi = INT64_MIN: the same state, fewer tests (the
+ * DMA unions: packets in start order, clipped).  runs (a constant): PM_ONE,
+ * or the pass (PM_PAR: A, PM_FED: the DMA share) whose share of
+ * total_active_time is this union's spans, all of them: each run it
+ * finishes goes out as one (they are the runs nxp_runs would make). */
+static inline __attribute__((always_inline)) void union_add_sorted(pass *ps, nxp_union *u, int64_t lo, int64_t hi,
+								     const int runs)
+{
+	if (hi <= lo)
+		return;
+	if (lo > u->hi) { /* a new run (always the first: hi starts at INT64_MIN) */
+		if (u->open) {
+			nxp_union_acc(&u->total, u->lo, u->hi);
+			if (runs != PM_ONE)
+				emit_run(ps, &(nxp_span){u->lo, u->hi, {0, 0}}, runs == PM_FED);
+		}
+		u->lo = lo;
+		u->hi = hi;
+		u->open = 1;
+	} else if (hi > u->hi) {
+		u->hi = hi;
 	}
 }
 
@@ -689,6 +689,29 @@ static __attribute__((noinline)) int dma_classes(pass *ps, int cls)
 	return 1;
 }
 
+/* A busy DMA span of class cls, in start order, to the DMA unions: of the
+ * one-thread pass (and to total_active_time), of the fed DMA share, or of A
+ * merging the DMA groups' spans (PM_PAR); these two send their share of
+ * total_active_time, the spans of dma_u, as dma_u's runs (dma_runs_end). */
+static inline __attribute__((always_inline)) void dma_span(pass *ps, int64_t lo, int64_t hi, int cls, const int mode)
+{
+	if (mode == PM_ONE)
+		total_add(ps, lo, hi, mode);
+	if (cls != ps->dma_cls && (ps->dma_cls == CLS_N || dma_classes(ps, cls))) {
+		union_add_sorted(ps, &ps->cls_u[cls], lo, hi, PM_ONE);
+		if (cls != CLS_STATIC)
+			union_add_sorted(ps, &ps->dyn_u, lo, hi, PM_ONE);
+	}
+	union_add_sorted(ps, &ps->dma_u, lo, hi, mode);
+}
+
+/* The last run of a pass whose runs are dma_u's (dma_span): its open one. */
+static void dma_runs_end(pass *ps)
+{
+	if (ps->dma_u.open)
+		emit_run(ps, &(nxp_span){ps->dma_u.lo, ps->dma_u.hi, {0, 0}}, ps->fed);
+}
+
 static inline __attribute__((always_inline)) int do_dma(pass *ps, const drec *d, const int win, const int mode)
 {
 	/* The queue first: its class, kind and transfer slot in one memo (a
@@ -738,14 +761,7 @@ static inline __attribute__((always_inline)) int do_dma(pass *ps, const drec *d,
 	} else if (mode == PM_PAR) {
 		span_send(ps, lo, hi, cls); /* A merges the DMA groups' spans into the unions */
 	} else { /* the one-thread pass and the fed DMA share: packets in start order */
-		if (mode == PM_ONE)
-			total_add(ps, lo, hi, mode); /* (the fed share's runs are dma_u's) */
-		if (cls != ps->dma_cls && (ps->dma_cls == CLS_N || dma_classes(ps, cls))) {
-			union_add_sorted(ps, &ps->cls_u[cls], lo, hi, 0);
-			if (cls != CLS_STATIC)
-				union_add_sorted(ps, &ps->dyn_u, lo, hi, 0);
-		}
-		union_add_sorted(ps, &ps->dma_u, lo, hi, mode == PM_FED);
+		dma_span(ps, lo, hi, cls, mode);
 	}
 
 	/* Aggregated transfers: a transfer's packets are contiguous in its queue. */
@@ -1679,11 +1695,7 @@ static void acc_loop(ptask *a)
 		if (x->lo < last)
 			ps->unordered = 1;
 		last = x->lo;
-		total_add(ps, x->lo, x->hi, PM_PAR);
-		nxp_union_add(&ps->dma_u, x->lo, x->hi);
-		nxp_union_add(&ps->cls_u[x->tag[0]], x->lo, x->hi);
-		if (x->tag[0] != CLS_STATIC)
-			nxp_union_add(&ps->dyn_u, x->lo, x->hi);
+		dma_span(ps, x->lo, x->hi, x->tag[0], PM_PAR); /* (out of order: redone on one thread) */
 		if (++pos[best] == len[best]) {
 			len[best] = chan_get(&a->src[best].ch, buf + (size_t)best * CH_BATCH);
 			pos[best] = 0;
@@ -1701,6 +1713,7 @@ static void run_task(void *v)
 		total_end(&t->ps); /* closes the channel (also on failure) */
 	} else if (t->which == PT_ACC) {
 		acc_loop(t);
+		dma_runs_end(&t->ps);
 		total_end(&t->ps);
 	} else {
 		t->rc = side_tables(&t->ps);
@@ -1892,6 +1905,7 @@ static void combine(pass *x, pass *const *parts, const int *role, int n)
 			sadd(&x->xfer_count, g->xfer_count);
 			sadd(&x->xfer_time, g->xfer_time);
 		} else if (role[k] == PT_ACC) {
+			dma_close(g);
 			x->dma_u = g->dma_u;
 			memcpy(x->cls_u, g->cls_u, sizeof(x->cls_u));
 			x->dyn_u = g->dyn_u;
@@ -2285,8 +2299,8 @@ void nxp__sum_feed_end(nxp__sum_feed *f, int table, int ok)
 		release(ps, INT64_MAX, PM_FED);
 		if (f->cnt)
 			si_counts_apply(ps);
-	} else if (ps->dma_u.open) { /* the DMA share's runs are dma_u's (do_dma) */
-		keep_run(ps, &(nxp_span){ps->dma_u.lo, ps->dma_u.hi, {0, 0}});
+	} else {
+		dma_runs_end(ps);
 	}
 	total_end(ps); /* the open run to the kept ones */
 	f->state[k] = FEED_DONE;
