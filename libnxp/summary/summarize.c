@@ -928,21 +928,26 @@ static inline __attribute__((always_inline)) int peek(ntff_iter *it, ntff_qreade
 	return NXP_END;
 }
 
+/* counts: the queue's static-instruction counts (ps->sicnt), or NULL when
+ * the pass does not count. */
 static inline __attribute__((always_inline)) void instr_of_note(const nxp_profile *p, const ntff_queue *q,
-								  const nxp_ntff_instruction_note *n, irec *r)
+								  uint64_t *counts, const nxp_ntff_instruction_note *n,
+								  irec *r)
 {
 	r->start_ts = ntff_tick_ns(p, n->start_tick);
 	r->end_ts = ntff_tick_ns(p, n->end_tick);
 	r->evt_wait_time_ns = ntff_tick_ns(p, n->wait_ticks);
 	r->engine = q->engine;
 	r->si = n->pc < q->nsi ? &q->si[n->pc] : NULL;
+	r->count = counts && r->si ? &counts[n->pc] : NULL;
 }
 
-static inline __attribute__((always_inline)) void instr_fill(ntff_scan *s, const ntff_queue *q, const uint8_t *rec, irec *r)
+static inline __attribute__((always_inline)) void instr_fill(ntff_scan *s, const ntff_queue *q, uint64_t *counts,
+							     const uint8_t *rec, irec *r)
 {
 	nxp_ntff_instruction_note n;
 	ntff_decode_instruction(rec, &n);
-	instr_of_note(s->p, q, &n, r);
+	instr_of_note(s->p, q, counts, &n, r);
 	s->stats.unknown_pcs += !r->si;
 }
 
@@ -952,7 +957,7 @@ static inline __attribute__((always_inline)) int next_instr(ntff_iter *it, irec 
 	int rc = peek(it, &qr, 0);
 	if (rc)
 		return rc;
-	instr_fill(&it->s, qr->q, qr->rec, r);
+	instr_fill(&it->s, qr->q, NULL, qr->rec, r);
 	(void)ntff_iter_step(it);
 	return NXP_OK;
 }
@@ -1078,8 +1083,7 @@ static inline __attribute__((always_inline)) int main_loop_w(pass *ps, const int
 		/* a record's key is its start tick */
 		if (hd == NXP_END || (hi == NXP_OK && ntff_tick_ns(p, fi.key) <= ntff_tick_ns(p, fd.key))) {
 			irec in;
-			instr_fill(&ii.s, fi.q, fi.rec, &in);
-			in.count = cnt && in.si ? &ps->sicnt[fi.qid][in.si - fi.q->si] : NULL;
+			instr_fill(&ii.s, fi.q, cnt ? ps->sicnt[fi.qid] : NULL, fi.rec, &in);
 			rc = do_instruction(ps, &in, win, PM_ONE, cnt);
 			if (rc)
 				goto out;
@@ -2255,31 +2259,44 @@ int nxp__sum_feed_begin(nxp__sum_feed *f, int table)
 	return 1;
 }
 
-void nxp__sum_feed_instr(nxp__sum_feed *f, const ntff_queue *q, const nxp_ntff_instruction_note *n)
+/* cnt: f->cnt, a constant. */
+static inline __attribute__((always_inline)) void fed_instr(nxp__sum_feed *f, const ntff_queue *q,
+							    const nxp_ntff_instruction_note *n, const int cnt)
 {
 	pass *ps = &f->ps[0];
-	if (f->state[0] != FEED_ON || ps->unordered)
-		return;
 	irec in;
-	instr_of_note(f->p, q, n, &in);
-	in.count = f->cnt && in.si ? &ps->sicnt[q - f->p->queues][in.si - q->si] : NULL;
-	if (in.start_ts < ps->last_start)
-		ps->unordered = 1;
+	instr_of_note(f->p, q, cnt ? ps->sicnt[q - f->p->queues] : NULL, n, &in);
+	if (in.start_ts < ps->last_start) {
+		f->state[0] = FEED_SPOILED; /* records out of start order */
+		return;
+	}
 	ps->last_start = in.start_ts;
 	/* (no window: clip() is exact without the window test, as in main_loop) */
-	if ((f->cnt ? do_instruction(ps, &in, 0, PM_FED, 1) : do_instruction(ps, &in, 0, PM_FED, 0)) != NXP_OK)
+	if (do_instruction(ps, &in, 0, PM_FED, cnt) != NXP_OK)
 		f->state[0] = FEED_SPOILED;
+}
+
+void nxp__sum_feed_instr(nxp__sum_feed *f, const ntff_queue *q, const nxp_ntff_instruction_note *n)
+{
+	if (f->state[0] != FEED_ON)
+		return; /* (a share its pass found unordered goes on: its figures will not be used) */
+	if (f->cnt)
+		fed_instr(f, q, n, 1);
+	else
+		fed_instr(f, q, n, 0);
 }
 
 void nxp__sum_feed_dma(nxp__sum_feed *f, uint32_t qid, const nxp_ntff_dma_note *n)
 {
 	pass *ps = &f->ps[1];
-	if (f->state[1] != FEED_ON || ps->unordered)
-		return;
+	if (f->state[1] != FEED_ON)
+		return; /* (as above) */
 	drec dp;
 	dma_of_note(f->p, qid, n, &dp);
-	if (dp.start_ts < ps->last_start)
-		ps->unordered = 1;
+	if (dp.start_ts < ps->last_start) {
+		f->state[1] = FEED_SPOILED;
+		return;
+	}
 	ps->last_start = dp.start_ts;
 	if (do_dma(ps, &dp, 0, PM_FED) != NXP_OK)
 		f->state[1] = FEED_SPOILED;
