@@ -705,11 +705,16 @@ static inline __attribute__((always_inline)) void dma_span(pass *ps, int64_t lo,
 	union_add_sorted(ps, &ps->dma_u, lo, hi, mode);
 }
 
-/* The last run of a pass whose runs are dma_u's (dma_span): its open one. */
+/* The last run of a pass whose runs are dma_u's (dma_span): its open one.
+ * The fed DMA share's execution span is then its records' span (do_dma). */
 static void dma_runs_end(pass *ps)
 {
 	if (ps->dma_u.open)
 		emit_run(ps, &(nxp_span){ps->dma_u.lo, ps->dma_u.hi, {0, 0}}, ps->fed);
+	if (ps->fed) {
+		ps->exec_lo = ps->span_lo;
+		ps->exec_hi = ps->span_hi;
+	}
 }
 
 static inline __attribute__((always_inline)) int do_dma(pass *ps, const drec *d, const int win, const int mode)
@@ -728,10 +733,12 @@ static inline __attribute__((always_inline)) int do_dma(pass *ps, const drec *d,
 		advance(ps, d->start_ts, mode);
 	int64_t lo = d->start_ts, hi = d->end_ts; /* the busy interval, clipped to the window */
 	const int busy = clip_w(ps, &lo, &hi, win);
-	if (busy && lo < ps->exec_lo)
-		ps->exec_lo = lo;
-	if (busy && hi > ps->exec_hi)
-		ps->exec_hi = hi;
+	if (mode != PM_FED) { /* (the fed DMA share's, no window and only packets: its span, dma_runs_end) */
+		if (busy && lo < ps->exec_lo)
+			ps->exec_lo = lo;
+		if (busy && hi > ps->exec_hi)
+			ps->exec_hi = hi;
+	}
 
 	/* No term here can be negative (ps->negative stays as it is): the byte
 	 * counts are u32 and a good record ends at or after its start; so the
