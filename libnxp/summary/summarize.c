@@ -339,11 +339,24 @@ static inline __attribute__((always_inline)) void union_add_sorted(pass *ps, nxp
 	}
 }
 
+/* A span, in start order, to a union of the pass: union_add_sorted, unless
+ * the one-thread pass's reorder bound was hit (ps->unordered: an early span
+ * may come out of order, which nxp_union_add places as it always did; a
+ * part or share that hits it is redone on one thread, its figures unused). */
+static inline __attribute__((always_inline)) void union_add_ordered(pass *ps, nxp_union *u, int64_t lo, int64_t hi,
+								      const int mode)
+{
+	if (mode == PM_ONE && __builtin_expect(ps->unordered, 0))
+		nxp_union_add(u, lo, hi);
+	else
+		union_add_sorted(ps, u, lo, hi, PM_ONE);
+}
+
 /* A span of total_active_time, in start order. */
 static inline __attribute__((always_inline)) void total_add(pass *ps, int64_t lo, int64_t hi, const int mode)
 {
 	if (mode == PM_ONE) {
-		nxp_union_add(&ps->total_u, lo, hi);
+		union_add_ordered(ps, &ps->total_u, lo, hi, mode);
 		return;
 	}
 	if (hi <= lo)
@@ -381,9 +394,9 @@ static void total_end(pass *ps)
 static inline __attribute__((always_inline)) void feed_instr(pass *ps, const nxp_span *e, const int mode)
 {
 	total_add(ps, e->lo, e->hi, mode);
-	nxp_union_add(&ps->eng_u[e->tag[0]], e->lo, e->hi);
+	union_add_ordered(ps, &ps->eng_u[e->tag[0]], e->lo, e->hi, mode);
 	if (e->tag[1] >= 0)
-		nxp_union_add(&ps->ops[e->tag[0] * OP_SLOTS + e->tag[1]].u, e->lo, e->hi);
+		union_add_ordered(ps, &ps->ops[e->tag[0] * OP_SLOTS + e->tag[1]].u, e->lo, e->hi, mode);
 }
 
 /* Release every buffered interval that starts at or before `upto`. */
@@ -1542,9 +1555,14 @@ static int pass_init(pass *ps, nxp_profile *p, const region *rg, const nxp_metad
 	nxp_reorder_init(&ps->reorder, REORDER_MAX);
 	ps->span_lo = ps->exec_lo = INT64_MAX;
 	ps->span_hi = ps->exec_hi = INT64_MIN;
-	ps->dma_u.hi = ps->dyn_u.hi = INT64_MIN; /* union_add_sorted's first span opens them */
+	/* union_add_sorted's first span opens them */
+	ps->total_u.hi = ps->dma_u.hi = ps->dyn_u.hi = INT64_MIN;
 	for (int c = 0; c < CLS_N; c++)
 		ps->cls_u[c].hi = INT64_MIN;
+	for (int e = 0; e < NXP_ENGINE_COUNT; e++)
+		ps->eng_u[e].hi = INT64_MIN;
+	for (int k = 0; k < NXP_ENGINE_COUNT * OP_SLOTS; k++)
+		ps->ops[k].u.hi = INT64_MIN;
 	ps->tpb_lo = INT64_MIN;
 	ps->tpb_hi = INT64_MAX;
 	ps->last_start = INT64_MIN;
