@@ -117,7 +117,7 @@ typedef struct pass {
 	int64_t exec_lo, exec_hi;
 
 	/* instruction counters */
-	int64_t eng_count[NXP_ENGINE_COUNT], eng_time[NXP_ENGINE_COUNT];
+	int64_t eng_count[NXP_ENGINE_COUNT], eng_time[NXP_ENGINE_COUNT]; /* records without an opcode slot: eng_figures */
 	int64_t matmul_count, activate_count, activate_time;
 	int64_t hw_flops, tr_flops, adj_hw_flops, adj_tr_flops;
 	int64_t hbm_read, hbm_write, sbuf_read, sbuf_write, psum_read, psum_write;
@@ -496,8 +496,6 @@ static inline __attribute__((always_inline)) int do_instruction(pass *ps, const 
 	const int64_t raw_flops = x->is_transpose ? 0 : x->raw_flops;
 	const int64_t flops_transpose = x->is_transpose ? x->raw_flops : 0;
 
-	ps->eng_count[e]++;
-	sadd(&ps->eng_time[e], duration_ns);
 	if (!cnt)
 		ps->negative |= (duration_ns | raw_flops | flops_transpose | x->hbm_read_bytes | x->hbm_write_bytes |
 				 x->sbuf_read_bytes | x->sbuf_write_bytes | x->psum_read_bytes | x->psum_write_bytes |
@@ -525,12 +523,15 @@ static inline __attribute__((always_inline)) int do_instruction(pass *ps, const 
 		op = OP_UNKNOWN_PC;
 	else if (si->opcode_num < NXP_SUMMARY_OPCODES)
 		op = (int32_t)si->opcode_num;
-	if (op >= 0) {
+	if (op >= 0) { /* (the engine's count and time are its opcodes', eng_figures) */
 		opacc *a = &ps->ops[e * OP_SLOTS + op];
 		a->count++;
 		sadd(&a->time_ns, duration_ns);
 		if (!a->name)
 			a->name = si ? si->opcode : "unknown";
+	} else {
+		ps->eng_count[e]++;
+		sadd(&ps->eng_time[e], duration_ns);
 	}
 
 	/* Busy interval: semaphore wait excluded. */
@@ -554,6 +555,19 @@ static inline __attribute__((always_inline)) int do_instruction(pass *ps, const 
 	else if (rc < 0)
 		return nxp__error_set(ps->st, NXP_E_NOMEM, -1, "out of memory (summary reorder window)");
 	return NXP_OK;
+}
+
+/* Engine e's instruction count and time: its opcodes' and those of its
+ * records without an opcode slot (each record is counted in one; durations
+ * are non-negative, so the saturating sum does not depend on the grouping). */
+static void eng_figures(const pass *ps, int e, int64_t *count, int64_t *time)
+{
+	*count = ps->eng_count[e];
+	*time = ps->eng_time[e];
+	for (int k = 0; k < OP_SLOTS; k++) {
+		*count += ps->ops[e * OP_SLOTS + k].count;
+		sadd(time, ps->ops[e * OP_SLOTS + k].time_ns);
+	}
 }
 
 static uint64_t hash_queue(int64_t pcore, int64_t engine_idx, int64_t queue_idx, const char *name)
@@ -1374,9 +1388,11 @@ static int fill(pass *ps, nxp_summary *s, const nxp_metadata *md, const nxp_hard
 				     NXP_SF_sync_engine_instruction_count},
 	};
 	for (int e = 0; e < NXP_ENGINE_COUNT; e++) {
-		nxp_summary_set_float(s, eng_fields[e][0], sec(ps->eng_time[e]));
+		int64_t count, time;
+		eng_figures(ps, e, &count, &time);
+		nxp_summary_set_float(s, eng_fields[e][0], sec(time));
 		nxp_summary_set_float(s, eng_fields[e][1], sec(nxp_union_length(&ps->eng_u[e])));
-		nxp_summary_set_int(s, eng_fields[e][2], ps->eng_count[e]);
+		nxp_summary_set_int(s, eng_fields[e][2], count);
 	}
 	nxp_summary_set_int(s, NXP_SF_matmul_instruction_count, ps->matmul_count);
 	nxp_summary_set_int(s, NXP_SF_activate_instruction_count, ps->activate_count);
@@ -1896,9 +1912,11 @@ static void combine(pass *x, pass *const *parts, const int *role, int n)
 		sadd(&x->hbm_write, g->hbm_write);
 		if (role[k] == PT_INSTR) {
 			for (int e = 0; e < NXP_ENGINE_COUNT; e++) {
+				int64_t count, time;
+				eng_figures(g, e, &count, &time);
 				sadd(&x->eng_count[e], g->eng_count[e]);
 				sadd(&x->eng_time[e], g->eng_time[e]);
-				if (g->eng_count[e]) { /* the engine's group: its unions */
+				if (count) { /* the engine's group: its unions and opcodes */
 					x->eng_u[e] = g->eng_u[e];
 					memcpy(&x->ops[e * OP_SLOTS], &g->ops[e * OP_SLOTS], OP_SLOTS * sizeof(*x->ops));
 				}
