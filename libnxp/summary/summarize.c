@@ -161,6 +161,7 @@ typedef struct pass {
 	size_t nbatch;
 	int64_t last_start; /* records must come in start order ... */
 	int unordered;      /* ... and the reorder bound never hit, else the pass is redone on one thread */
+	nxp_span pend;      /* a DMA group's span not sent yet (tag[0] -1: none), span_send */
 	int negative;       /* a negative term was summed (sums then depend on the order): redo on one thread */
 	size_t reorder_peak; /* most spans the reorder buffer held */
 	/* fed pass (nxp__sum_feed): total_u is not fed; its runs are kept whole
@@ -366,21 +367,34 @@ static inline __attribute__((always_inline)) void total_add(pass *ps, int64_t lo
 		emit_run(ps, &done, mode == PM_FED);
 }
 
-/* A DMA group's busy span (tag[0] = class), in start order, to the accumulator. */
-static void span_send(pass *ps, int64_t lo, int64_t hi, int cls)
+/* A DMA group's busy span (tag[0] = class), in start order, to the
+ * accumulator: it joins the pending span when of its class and overlapping
+ * or touching it (the same unions, from fewer spans; their starts are
+ * still in order), else the pending span goes (total_end sends the last). */
+static inline __attribute__((always_inline)) void span_send(pass *ps, int64_t lo, int64_t hi, int cls)
 {
 	if (hi <= lo)
 		return; /* nothing for a union */
-	nxp_span sp = {lo, hi, {cls, 0}};
-	emit_run(ps, &sp, 0);
+	nxp_span *p = &ps->pend;
+	if (cls == p->tag[0] && lo <= p->hi) {
+		if (hi > p->hi)
+			p->hi = hi;
+		return;
+	}
+	if (p->tag[0] >= 0)
+		emit_run(ps, p, 0);
+	*p = (nxp_span){lo, hi, {cls, 0}};
 }
 
-/* Flush the open run and the batch, then close the channel (also on failure). */
+/* Flush the open run (or a DMA group's pending span) and the batch, then
+ * close the channel (also on failure). */
 static void total_end(pass *ps)
 {
 	nxp_span done;
 	if (nxp_runs_flush(&ps->runs, &done))
 		emit_run(ps, &done, ps->fed);
+	if (ps->pend.tag[0] >= 0)
+		emit_run(ps, &ps->pend, 0);
 	if (ps->fed)
 		return;
 	if (ps->nbatch)
@@ -1582,6 +1596,7 @@ static int pass_init(pass *ps, nxp_profile *p, const region *rg, const nxp_metad
 	ps->tpb_lo = INT64_MIN;
 	ps->tpb_hi = INT64_MAX;
 	ps->last_start = INT64_MIN;
+	ps->pend.tag[0] = -1;
 	ps->dma_cls = -1;
 	tpb_range(md, &ps->tpb_lo, &ps->tpb_hi); /* throttle windows are clipped to it */
 	/* Adjusted FLOPs follow the hardware in use: the FP8 multiplier is the
