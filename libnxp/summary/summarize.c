@@ -1625,8 +1625,9 @@ static int pass_init(pass *ps, nxp_profile *p, const region *rg, const nxp_metad
  *    and bad keys are its own business, whatever group it is in) into its own
  *    pass, so every per-engine and per-queue figure is computed whole by one
  *    thread;
- *  - the DMA groups send the busy spans of their packets, in start order, to
- *    one accumulator (A), which merges them by start into the DMA unions;
+ *  - the DMA groups send the busy spans of their packets (overlapping ones
+ *    of a class joined), in start order, to one accumulator (A), which
+ *    merges them by start into the DMA unions;
  *  - thread S reads the other tables; the caller merges the busy runs of the
  *    instruction groups and of A into total_active_time.
  * Why the figures are those of the one-thread merge, bit for bit:
