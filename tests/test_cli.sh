@@ -88,6 +88,16 @@ refused 1 '^nxp export: error: tables/Instruction\.parquet exists .*; --force re
 	export demo.neff demo.ntff -o tables/ --tables Instruction --quiet
 refused 1 '^nxp export: error: unknown table "Instrction" \(default, all, Instruction, DmaPacket, .*SchemaFields\)' \
 	export demo.neff demo.ntff -o tables2 --tables Instrction --quiet
+# --level: the codec's level reaches the writer (a higher zstd level, a smaller file); bad levels are usage errors
+ok export demo.neff demo.ntff -o lv1 --tables DmaPacket --quiet --level -7
+ok export demo.neff demo.ntff -o lv19 --tables DmaPacket --quiet --level 19
+[ "$(wc -c < lv19/DmaPacket.parquet)" -lt "$(wc -c < lv1/DmaPacket.parquet)" ] ||
+	fail "--level 19 ($(wc -c < lv19/DmaPacket.parquet) B) not smaller than --level -7 ($(wc -c < lv1/DmaPacket.parquet) B)"
+refused 2 '^nxp export: --level needs a level' export demo.neff demo.ntff -o lv --level 0
+refused 2 '^nxp export: --level needs a level' export demo.neff demo.ntff -o lv --level 23
+refused 2 '^nxp export: --level needs a level' export demo.neff demo.ntff -o lv --level
+refused 2 '^nxp export: --level needs a codec' export demo.neff demo.ntff -o lv --compression none --level 3
+refused 2 '^nxp export: gzip --level is 1\.\.9' export demo.neff demo.ntff -o lv --compression gzip --level 10
 
 # A damaged trace: the commands whose output would not show it say it on stderr
 # (exit 0: what could be read is summarised); an intact one says nothing.
@@ -266,7 +276,7 @@ for want in 'nxp info NEFF \[NTFF\]' 'nxp summary NEFF NTFF' 'nxp dump NEFF NTFF
 	'nxp capture DIR' 'nxp synth .*-o PREFIX' 'nxp synth .*--capture DIR' 'active_time' '--pcore' '--queue' \
 	'--engine' '--from' '--to' '--limit' '--allow-mismatch' '--arch trn1' '--format csv\|jsonl' '--json' \
 	'--verify' '--ranks' '--force' '--lnc' '--instructions' '--executions' '--compress' '--quiet' '--version' \
-	'nxp export NEFF NTFF -o DIR' '--tables' '--compression' '--threads' '--system DIR|FILE' '--capture DIR' \
+	'nxp export NEFF NTFF -o DIR' '--tables' '--compression' '--level' '--threads' '--system DIR|FILE' '--capture DIR' \
 	'--format perfetto|chrome-json' '--max-events' '--no-flows' '--combined' '--execution N' '--window'; do
 	grep -q -- "$want" out || fail "nxp --help does not mention '$want'"
 done

@@ -10,7 +10,7 @@
 
 #define USAGE                                                                                         \
 	"nxp export NEFF NTFF -o DIR [--tables T,...] [--compression zstd|gzip|none] [--force]\n"    \
-	"      [--threads N] [--quiet] [--allow-mismatch]\n"                                        \
+	"      [--level N] [--threads N] [--quiet] [--allow-mismatch]\n"                            \
 	"  nxp export --system DIR|FILE -o DIR [--tables T,...] [--compression ...] [--force]\n"      \
 	"      [--threads N]\n"                                                                      \
 	"  nxp export --capture DIR -o OUT [--tables T,...] [--compression ...] [--force]\n"       \
@@ -22,6 +22,8 @@
 	"      profile, OUT/<Table>/part-0.parquet for the system tables (Hive partitions);\n"      \
 	"      --tables: names, 'default' (every table but Flow: what no --tables writes),\n"       \
 	"      'all' (Flow too); a list starting with '+' adds to the default set (+Flow);\n"      \
+	"      --level: the codec's level (zstd -7..22, default 1: lower is faster, higher\n"      \
+	"      smaller; gzip 1..9, default 6);\n"                                                    \
 	"      existing files are refused without --force; --threads: tables (--capture:\n"         \
 	"      profiles) written at once (default 0 = all cores, 1 = one by one; the same\n"        \
 	"      files either way)\n"
@@ -78,6 +80,13 @@ int cmd_export(int argc, char **argv)
 				eo.codec = NXP_PARQUET_NONE;
 			else
 				return cli_bad_usage("export", USAGE, "unknown --compression '%s' (zstd, gzip, none)", c);
+		} else if (!strcmp(a, "--level")) {
+			char *end = NULL;
+			long n = has ? strtol(argv[i + 1], &end, 10) : 0;
+			if (!has || !end || *end || end == argv[i + 1] || n < -7 || n > 22 || n == 0)
+				return cli_bad_usage("export", USAGE, "--level needs a level (zstd -7..22 but 0, gzip 1..9)");
+			i++;
+			eo.level = (int32_t)n;
 		} else if (!strcmp(a, "--threads")) {
 			char *end = NULL;
 			long n = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : -1;
@@ -103,6 +112,10 @@ int cmd_export(int argc, char **argv)
 	}
 	if (!out)
 		return cli_bad_usage("export", USAGE, "no output directory (-o DIR)");
+	if (eo.level && eo.codec == NXP_PARQUET_NONE)
+		return cli_bad_usage("export", USAGE, "--level needs a codec (--compression zstd or gzip)");
+	if (eo.level && eo.codec == NXP_PARQUET_GZIP && (eo.level < 1 || eo.level > 9))
+		return cli_bad_usage("export", USAGE, "gzip --level is 1..9");
 	if (system && capture)
 		return cli_bad_usage("export", USAGE, "--system and --capture exclude each other");
 	if ((system || capture) && npaths)

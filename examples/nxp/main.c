@@ -30,7 +30,7 @@ static const struct {
 	 "      system-profile events (runtime, hardware, framework) in host time"},
 	{"export", cmd_export,
 	 "export NEFF NTFF -o DIR [--tables T,...] [--compression zstd|gzip|none] [--threads N]\n"
-	 "      [--force] [--quiet] [--allow-mismatch]\n"
+	 "      [--level N] [--force] [--quiet] [--allow-mismatch]\n"
 	 "  nxp export --system DIR|FILE -o DIR ...  |  nxp export --capture DIR -o OUT ...\n"
 	 "      every table as DIR/<Table>.parquet (Instruction, DmaPacket, ..., SchemaFields)\n"
 	 "  nxp export NEFF NTFF --format perfetto|chrome-json -o FILE [--from T] [--to T]\n"
