@@ -901,10 +901,12 @@ static void same_passes(nxp_profile *p, const char *label)
 	nxp_table_options to;
 	nxp_table_options_init(&to);
 	static const char *const tables[] = {"Instruction", "DmaPacket"};
+	const nxc_feeds feeds = {f, NULL};
 	for (int k = 0; k < 2; k++) {
 		struct ArrowArrayStream as;
 		struct ArrowArray a;
-		ck_assert_int_eq(nxc_open_stream_sum(&as, nxc_find_table(tables[k]), p, NULL, &to, NULL, f, &st), NXP_OK);
+		ck_assert_int_eq(nxc_open_stream_sum(&as, nxc_find_table(tables[k]), p, NULL, &to, NULL, &feeds, &st),
+				 NXP_OK);
 		while (as.get_next(&as, &a) == 0 && a.release)
 			a.release(&a);
 		as.release(&as);
