@@ -56,6 +56,30 @@ static int32_t engine_of(const ntff_queue *q)
 	return q->kind == NXP_QUEUE_DMA ? -1 : q->engine;
 }
 
+/* A source: (engine, pcore).  Sources are kept in the table's order, which
+ * is the rows' order among equal starts: by pcore, then engine, DMA (-1)
+ * last. */
+typedef struct at_key {
+	int64_t pcore;
+	int32_t engine;
+} at_key;
+
+/* Add queue q's source to the n keys in that order unless it is there:
+ * the new count. */
+static size_t key_add(at_key *k, size_t n, const ntff_queue *q)
+{
+	at_key x = {q->pcore, engine_of(q)};
+	size_t j = n;
+	while (j > 0 && (k[j - 1].pcore > x.pcore ||
+			 (k[j - 1].pcore == x.pcore && (uint32_t)k[j - 1].engine > (uint32_t)x.engine)))
+		j--;
+	if (j > 0 && k[j - 1].pcore == x.pcore && k[j - 1].engine == x.engine)
+		return n;
+	memmove(k + j + 1, k + j, (n - j) * sizeof(*k));
+	k[j] = x;
+	return n + 1;
+}
+
 static at_source *source_for(active_time *at, int32_t engine, int64_t pcore)
 {
 	for (size_t i = 0; i < at->n; i++)
@@ -85,29 +109,20 @@ static int at_open(void **state, ntff_scan *s)
 		return NXP_E_NOMEM;
 	*state = at;
 	at->src = calloc(s->nqr ? s->nqr : 1, sizeof(*at->src));
-	if (!at->src)
+	at_key *keys = malloc((s->nqr ? s->nqr : 1) * sizeof(*keys));
+	if (!at->src || !keys) {
+		free(keys);
 		return NXP_E_NOMEM;
-	/* one source per (engine, pcore); sources sorted by pcore then engine (DMA last) */
-	for (size_t i = 0; i < s->nqr; i++) {
-		const ntff_queue *q = s->qr[i].q;
-		if (!source_for(at, engine_of(q), q->pcore)) {
-			at_source *src = &at->src[at->n++];
-			src->engine = engine_of(q);
-			src->pcore = q->pcore;
-			nxp_reorder_init(&src->reorder, 0);
-		}
 	}
-	for (size_t i = 1; i < at->n; i++) { /* insertion sort: few sources */
-		at_source x = at->src[i];
-		size_t j = i;
-		uint32_t kx = (uint32_t)x.engine; /* -1 sorts last */
-		while (j > 0 && (at->src[j - 1].pcore > x.pcore ||
-				 (at->src[j - 1].pcore == x.pcore && (uint32_t)at->src[j - 1].engine > kx))) {
-			at->src[j] = at->src[j - 1];
-			j--;
-		}
-		at->src[j] = x;
+	/* one source per (engine, pcore), in the table's order */
+	for (size_t i = 0; i < s->nqr; i++)
+		at->n = key_add(keys, at->n, s->qr[i].q);
+	for (size_t i = 0; i < at->n; i++) {
+		at->src[i].engine = keys[i].engine;
+		at->src[i].pcore = keys[i].pcore;
+		nxp_reorder_init(&at->src[i].reorder, 0);
 	}
+	free(keys);
 	for (size_t i = 0; i < at->n; i++) {
 		size_t k = 0;
 		for (size_t j = 0; j < s->nqr; j++) {
@@ -267,6 +282,20 @@ static at_source *earliest(active_time *at, ntff_scan *s, int *rc)
 	return best;
 }
 
+/* The row of a run [b, e) (ticks) of source (engine, pcore). */
+static void at_row(nxp_active_time *r, uint64_t b, uint64_t e, uint64_t tpn, int32_t engine, int64_t pcore)
+{
+	r->struct_size = sizeof(*r);
+	r->start_ts = (int64_t)(b / tpn);
+	r->end_ts = (int64_t)(e / tpn);
+	r->duration_ns = r->end_ts - r->start_ts;
+	r->engine_id = engine;
+	r->engine = engine >= 0 ? nxp_engine_name(engine) : "dma";
+	if (!r->engine)
+		r->engine = "unknown";
+	r->pcore_idx = pcore;
+}
+
 static int at_next(void *state, ntff_scan *s, void *out)
 {
 	active_time *at = state;
@@ -289,16 +318,7 @@ static int at_next(void *state, ntff_scan *s, void *out)
 			break;
 		src->has_pend = 0;
 	}
-	uint64_t tpn = (uint64_t)s->p->hdr.ticks_per_nanosec;
-	r->struct_size = sizeof(*r);
-	r->start_ts = (int64_t)(b / tpn);
-	r->end_ts = (int64_t)(e / tpn);
-	r->duration_ns = r->end_ts - r->start_ts;
-	r->engine_id = src->engine;
-	r->engine = src->engine >= 0 ? nxp_engine_name(src->engine) : "dma";
-	if (!r->engine)
-		r->engine = "unknown";
-	r->pcore_idx = src->pcore;
+	at_row(r, b, e, (uint64_t)s->p->hdr.ticks_per_nanosec, src->engine, src->pcore);
 	src->has_pend = 0;
 	return NXP_OK;
 }
@@ -359,11 +379,6 @@ struct ntff_at_feed {
 	size_t kept[2];  /* bytes kept by the share's sources */
 };
 
-static int share_of(int table)
-{
-	return table == NXP_TABLE_INSTRUCTION ? 0 : table == NXP_TABLE_DMA_PACKET ? 1 : -1;
-}
-
 int ntff_at_feed_new(ntff_at_feed **out, const nxp_profile *p)
 {
 	*out = NULL;
@@ -376,42 +391,30 @@ int ntff_at_feed_new(ntff_at_feed **out, const nxp_profile *p)
 		ntff_at_feed_free(f);
 		return NXP_E_NOMEM;
 	}
+	at_key *keys = malloc((p->nqueues ? p->nqueues : 1) * sizeof(*keys));
+	if (!keys) {
+		ntff_at_feed_free(f);
+		return NXP_E_NOMEM;
+	}
+	/* the sources of the queues the table reads whole: at_open's, in its order */
 	const ntff_table *t = ntff_table_get(NXP_TABLE_ACTIVE_TIME);
 	nxp_cursor_options o;
 	nxp_cursor_options_init(&o);
-	/* sources: at_open's, in its order (pcore, then engine with DMA last) */
+	for (size_t i = 0; i < p->nqueues; i++)
+		if (ntff_table_selects(t, &p->queues[i], &o))
+			f->n = key_add(keys, f->n, &p->queues[i]);
+	for (size_t j = 0; j < f->n; j++) {
+		f->src[j] = (atf_source){.engine = keys[j].engine, .pcore = keys[j].pcore};
+		nxp_reorder_init(&f->src[j].reorder, 0);
+	}
 	for (size_t i = 0; i < p->nqueues; i++) {
 		const ntff_queue *q = &p->queues[i];
 		f->qsrc[i] = -1;
-		if (!ntff_table_selects(t, q, &o))
-			continue;
-		int32_t e = engine_of(q);
-		size_t j = 0;
-		while (j < f->n && !(f->src[j].engine == e && f->src[j].pcore == q->pcore))
-			j++;
-		if (j == f->n) {
-			f->src[f->n++] = (atf_source){.engine = e, .pcore = q->pcore};
-			nxp_reorder_init(&f->src[j].reorder, 0);
-		}
-	}
-	for (size_t i = 1; i < f->n; i++) { /* insertion sort: few sources */
-		atf_source x = f->src[i];
-		size_t j = i;
-		while (j > 0 && (f->src[j - 1].pcore > x.pcore ||
-				 (f->src[j - 1].pcore == x.pcore && (uint32_t)f->src[j - 1].engine > (uint32_t)x.engine))) {
-			f->src[j] = f->src[j - 1];
-			j--;
-		}
-		f->src[j] = x;
-	}
-	for (size_t i = 0; i < p->nqueues; i++) {
-		const ntff_queue *q = &p->queues[i];
-		if (!ntff_table_selects(t, q, &o))
-			continue;
-		for (size_t j = 0; j < f->n; j++)
+		for (size_t j = 0; ntff_table_selects(t, q, &o) && j < f->n; j++)
 			if (f->src[j].engine == engine_of(q) && f->src[j].pcore == q->pcore)
 				f->qsrc[i] = (int32_t)j;
 	}
+	free(keys);
 	*out = f;
 	return NXP_OK;
 }
@@ -431,7 +434,7 @@ void ntff_at_feed_free(ntff_at_feed *f)
 
 int ntff_at_feed_begin(ntff_at_feed *f, int table)
 {
-	int k = share_of(table);
+	int k = ntff_feed_share(table);
 	if (!f || k < 0 || f->state[k] != ATF_IDLE)
 		return 0;
 	f->state[k] = ATF_ON;
@@ -527,7 +530,7 @@ static void atf_read(atf_source *s)
 
 void ntff_at_feed_end(ntff_at_feed *f, int table, int ok)
 {
-	int k = share_of(table);
+	int k = ntff_feed_share(table);
 	if (!f || k < 0 || f->state[k] != ATF_ON)
 		return;
 	f->state[k] = ok ? ATF_DONE : ATF_SPOILED;
@@ -565,17 +568,9 @@ int ntff_at_feed_next_batch(ntff_at_feed *f, void *recs, size_t rsize, size_t n,
 				best = &f->src[i];
 		if (!best)
 			return NXP_END;
-		nxp_active_time *r = (nxp_active_time *)(void *)((uint8_t *)recs + *got * rsize);
 		/* at_next's row (no window: nothing to clip) */
-		r->struct_size = sizeof(*r);
-		r->start_ts = (int64_t)((uint64_t)best->cur.lo / tpn);
-		r->end_ts = (int64_t)((uint64_t)best->cur.hi / tpn);
-		r->duration_ns = r->end_ts - r->start_ts;
-		r->engine_id = best->engine;
-		r->engine = best->engine >= 0 ? nxp_engine_name(best->engine) : "dma";
-		if (!r->engine)
-			r->engine = "unknown";
-		r->pcore_idx = best->pcore;
+		at_row((nxp_active_time *)(void *)((uint8_t *)recs + *got * rsize), (uint64_t)best->cur.lo,
+		       (uint64_t)best->cur.hi, tpn, best->engine, best->pcore);
 		(*got)++;
 		atf_read(best);
 	}

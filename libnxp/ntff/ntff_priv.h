@@ -437,6 +437,12 @@ extern const ntff_derived_ops ntff_active_time_ops;
  * The two shares may be fed on two threads, each by one at a time; the rows
  * are asked for once both ended. */
 typedef struct ntff_at_feed ntff_at_feed;
+/* The share an export's stream of `table` feeds (here and in the summary
+ * feed): 0 Instruction, 1 DmaPacket, else -1. */
+static inline int ntff_feed_share(int table)
+{
+	return table == NXP_TABLE_INSTRUCTION ? 0 : table == NXP_TABLE_DMA_PACKET ? 1 : -1;
+}
 int ntff_at_feed_new(ntff_at_feed **out, const nxp_profile *p);
 void ntff_at_feed_free(ntff_at_feed *f);
 /* A stream reading `table` whole (every queue, no window) asks to feed its

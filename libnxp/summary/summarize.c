@@ -2303,15 +2303,10 @@ void nxp__sum_feed_free(nxp__sum_feed *f)
 	free(f);
 }
 
-/* The share a table's stream feeds: 0 Instruction, 1 DmaPacket, else -1. */
-static int share_of(int table)
-{
-	return table == NXP_TABLE_INSTRUCTION ? 0 : table == NXP_TABLE_DMA_PACKET ? 1 : -1;
-}
 
 int nxp__sum_feed_begin(nxp__sum_feed *f, int table)
 {
-	int k = share_of(table);
+	int k = ntff_feed_share(table);
 	if (!f || k < 0 || f->state[k] != FEED_IDLE)
 		return 0;
 	f->state[k] = FEED_ON;
@@ -2363,7 +2358,7 @@ void nxp__sum_feed_dma(nxp__sum_feed *f, uint32_t qid, const nxp_ntff_dma_note *
 
 void nxp__sum_feed_end(nxp__sum_feed *f, int table, int ok)
 {
-	int k = share_of(table);
+	int k = ntff_feed_share(table);
 	if (!f || k < 0 || f->state[k] != FEED_ON)
 		return;
 	if (!ok) {
