@@ -162,7 +162,10 @@ typedef struct nxp_export_options {
 	void *progress_user;
 	/** Threads writing at once (since 0.2, appended): 0 = the NXP_THREADS
 	 *  environment variable when it holds a count > 0, else one per online
-	 *  CPU; 1 = serial, every table on the calling thread, in table order.
+	 *  CPU; 1 = serial, every table on the calling thread, in table order
+	 *  (except that the tables made from what the Instruction and DmaPacket
+	 *  streams fed, the summary tables and ActiveTime, come after the others,
+	 *  at any count).
 	 *  The files are byte for byte the same at any count.  Each table being
 	 *  written holds its own row group in memory, so peak memory grows with
 	 *  the count (never more threads than tables). */
