@@ -22,6 +22,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+
+#include "varint.h"
 
 /* A busy span and two tags its user gives it (engine, opcode, ...). */
 typedef struct nxp_span {
@@ -126,6 +129,59 @@ static inline int nxp_runs_flush(nxp_runs *u, nxp_span *done)
 	done->lo = u->lo;
 	done->hi = u->hi;
 	u->open = 0;
+	return 1;
+}
+
+/* ---- kept runs ----------------------------------------------------------- */
+/* Finished runs kept in memory (the export's feeds: the summary's
+ * total_active_time, ActiveTime's rows), each as two zigzag varints: the gap
+ * from the previous run's end, then the length (~5 bytes a run instead of
+ * 16; wrapping differences, exact for any int64 pair once decoded). */
+typedef struct nxp_runlog {
+	uint8_t *p;
+	size_t n, cap; /* bytes */
+	int64_t hi;    /* the last run's end (0 before the first) */
+} nxp_runlog;
+
+/* Keep r.  The log's growth is taken from *budget (bytes): 0, or -1 when
+ * the budget is spent or memory is out (r is then not kept). */
+static inline int nxp_runlog_put(nxp_runlog *l, const nxp_span *r, size_t *budget)
+{
+	if (l->cap - l->n < 20) { /* two varints of at most 10 bytes */
+		size_t grow = l->cap ? l->cap : 4096;
+		uint8_t *b = grow <= *budget ? (uint8_t *)realloc(l->p, l->cap + grow) : NULL;
+		if (!b)
+			return -1;
+		l->p = b;
+		l->cap += grow;
+		*budget -= grow;
+	}
+	l->n += nxp_uvarint_put(l->p + l->n, nxp_zigzag64((int64_t)((uint64_t)r->lo - (uint64_t)l->hi)));
+	l->n += nxp_uvarint_put(l->p + l->n, nxp_zigzag64((int64_t)((uint64_t)r->hi - (uint64_t)r->lo)));
+	l->hi = r->hi;
+	return 0;
+}
+
+/* A reader of a log, from its first run. */
+typedef struct nxp_runlog_rd {
+	const uint8_t *p, *end;
+	int64_t hi;
+} nxp_runlog_rd;
+
+static inline nxp_runlog_rd nxp_runlog_read(const nxp_runlog *l)
+{
+	nxp_runlog_rd k = {l->p, l->p + l->n, 0};
+	return k;
+}
+
+/* The next run: 1 and *lo, *hi, or 0 past the last. */
+static inline int nxp_runlog_next(nxp_runlog_rd *k, int64_t *lo, int64_t *hi)
+{
+	if (k->p >= k->end)
+		return 0;
+	*lo = (int64_t)((uint64_t)k->hi + (uint64_t)nxp_unzigzag64(nxp_uvarint_get(&k->p)));
+	*hi = (int64_t)((uint64_t)*lo + (uint64_t)nxp_unzigzag64(nxp_uvarint_get(&k->p)));
+	k->hi = *hi;
 	return 1;
 }
 

@@ -344,10 +344,9 @@ const ntff_derived_ops ntff_active_time_ops = {at_open, at_reset, at_next, at_po
  * engine source keeps the table's reorder buffer (busy starts come after
  * starts by the wait); a DMA source joins its packets in start order, which
  * gives the union the table builds from per-queue runs.  Finished runs are
- * kept per source as two varints (gap from the previous run's end, length:
- * both positive) and handed out merged by start, ties to the earlier source
- * in the table's order (pcore, then engine, DMA last): at_next's order. */
-#include "varint.h"
+ * kept per source (nxp_runlog, common/intervals.h) and handed out merged by
+ * start, ties to the earlier source in the table's order (pcore, then
+ * engine, DMA last): at_next's order. */
 
 /* Kept runs a share may hold (~6 bytes a run: a 2 GiB trace keeps ~3 M
  * runs); past it the share is spoiled and ActiveTime is read as a table. */
@@ -360,11 +359,9 @@ typedef struct atf_source {
 	int64_t pcore;
 	nxp_reorder reorder; /* engine sources: busy spans not yet in `runs` */
 	nxp_runs runs;
-	uint8_t *kept;
-	size_t nkept, capkept;
-	int64_t kept_hi; /* the last kept run's end (0 before the first) */
+	nxp_runlog kept;
 	/* handing out */
-	const uint8_t *rd;
+	nxp_runlog_rd rd;
 	int has;
 	nxp_span cur;
 } atf_source;
@@ -376,7 +373,7 @@ struct ntff_at_feed {
 	int32_t *qsrc;   /* per queue id: its source, -1 = none */
 	int state[2];    /* Instruction's share (engine sources), DmaPacket's (DMA ones) */
 	uint64_t last[2]; /* the share's last start tick */
-	size_t kept[2];  /* bytes kept by the share's sources */
+	size_t budget[2]; /* bytes the share's sources may still keep (AT_KEPT_MAX) */
 };
 
 int ntff_at_feed_new(ntff_at_feed **out, const nxp_profile *p)
@@ -386,6 +383,7 @@ int ntff_at_feed_new(ntff_at_feed **out, const nxp_profile *p)
 	if (!f)
 		return NXP_E_NOMEM;
 	f->p = p;
+	f->budget[0] = f->budget[1] = AT_KEPT_MAX;
 	if (!(f->qsrc = malloc((p->nqueues ? p->nqueues : 1) * sizeof(*f->qsrc))) ||
 	    !(f->src = calloc(p->nqueues ? p->nqueues : 1, sizeof(*f->src)))) {
 		ntff_at_feed_free(f);
@@ -425,7 +423,7 @@ void ntff_at_feed_free(ntff_at_feed *f)
 		return;
 	for (size_t i = 0; f->src && i < f->n; i++) {
 		nxp_reorder_free(&f->src[i].reorder);
-		free(f->src[i].kept);
+		free(f->src[i].kept.p);
 	}
 	free(f->src);
 	free(f->qsrc);
@@ -444,21 +442,8 @@ int ntff_at_feed_begin(ntff_at_feed *f, int table)
 /* Keep a finished run of a source of share k. */
 static void atf_keep(ntff_at_feed *f, int k, atf_source *s, const nxp_span *r)
 {
-	if (s->capkept - s->nkept < 20) { /* two varints of at most 10 bytes */
-		size_t grow = s->capkept ? s->capkept : 1024;
-		uint8_t *b = f->kept[k] + grow <= AT_KEPT_MAX ? realloc(s->kept, s->capkept + grow) : NULL;
-		if (!b) {
-			f->state[k] = ATF_SPOILED; /* too many (or no memory): read as a table */
-			return;
-		}
-		s->kept = b;
-		s->capkept += grow;
-		f->kept[k] += grow;
-	}
-	/* sorted and disjoint, touching ones merged: gap >= 1 after the first, length >= 1 */
-	s->nkept += nxp_uvarint_put(s->kept + s->nkept, (uint64_t)r->lo - (uint64_t)s->kept_hi);
-	s->nkept += nxp_uvarint_put(s->kept + s->nkept, (uint64_t)r->hi - (uint64_t)r->lo);
-	s->kept_hi = r->hi;
+	if (nxp_runlog_put(&s->kept, r, &f->budget[k]) < 0)
+		f->state[k] = ATF_SPOILED; /* too many (or no memory): read as a table */
 }
 
 /* A record of share k starting at `start`: 0 when the share is not fed,
@@ -521,11 +506,7 @@ void ntff_at_feed_dma(ntff_at_feed *f, uint32_t qid, const nxp_ntff_dma_note *n)
 /* A source's next kept run into s->cur (s->has). */
 static void atf_read(atf_source *s)
 {
-	s->has = s->rd && s->rd < s->kept + s->nkept;
-	if (!s->has)
-		return;
-	s->cur.lo = (int64_t)((uint64_t)s->cur.hi + nxp_uvarint_get(&s->rd));
-	s->cur.hi = (int64_t)((uint64_t)s->cur.lo + nxp_uvarint_get(&s->rd));
+	s->has = nxp_runlog_next(&s->rd, &s->cur.lo, &s->cur.hi);
 }
 
 void ntff_at_feed_end(ntff_at_feed *f, int table, int ok)
@@ -544,8 +525,7 @@ void ntff_at_feed_end(ntff_at_feed *f, int table, int ok)
 				atf_keep(f, k, s, &done);
 		if (nxp_runs_flush(&s->runs, &done))
 			atf_keep(f, k, s, &done);
-		s->rd = s->kept; /* handing out starts at the first run */
-		s->cur.hi = 0;
+		s->rd = nxp_runlog_read(&s->kept); /* handing out starts at the first run */
 		atf_read(s);
 	}
 }

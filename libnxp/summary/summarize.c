@@ -168,9 +168,8 @@ typedef struct pass {
 	 * in `kept` (keep_run: at most KEPT_MAX bytes, else `unordered`: the
 	 * export's summary is then made by the one-thread pass) */
 	int fed;
-	uint8_t *kept;
-	size_t nkept, capkept; /* bytes */
-	int64_t kept_hi;       /* the last run's end */
+	nxp_runlog kept;
+	size_t kept_budget; /* bytes it may still grow by */
 } pass;
 
 /* Counters saturate instead of overflowing on hostile input. */
@@ -257,47 +256,15 @@ static size_t chan_get(chan *c, nxp_span *v)
 	return n;
 }
 
-/* A fed pass keeps its runs (sorted, disjoint) as varints: the gap from
- * the previous run's end, then the length, both zigzag-coded (~5 bytes a
- * run instead of 16).  A 714 MB trace keeps ~90 k runs a share, a 2 GiB one
- * ~270 k; past KEPT_MAX bytes (~3 M runs), the export's summary is made by
- * its own pass instead. */
+/* A fed pass keeps its runs (nxp_runlog, ~5 bytes a run).  A 714 MB trace
+ * keeps ~90 k runs a share, a 2 GiB one ~270 k; past KEPT_MAX bytes (~3 M
+ * runs), the export's summary is made by its own pass instead. */
 #define KEPT_MAX ((size_t)16 << 20)
 
 static void keep_run(pass *ps, const nxp_span *r)
 {
-	if (ps->capkept - ps->nkept < 20) { /* two varints of at most 10 bytes */
-		size_t cap = ps->capkept ? 2 * ps->capkept : 4096;
-		uint8_t *k = cap <= KEPT_MAX ? realloc(ps->kept, cap) : NULL;
-		if (!k) {
-			ps->unordered = 1; /* too many (or no memory): not a fed summary */
-			return;
-		}
-		ps->kept = k;
-		ps->capkept = cap;
-	}
-	/* (wrapping differences: exact for any int64 pair once decoded) */
-	const int64_t gap = (int64_t)((uint64_t)r->lo - (uint64_t)ps->kept_hi);
-	const int64_t len = (int64_t)((uint64_t)r->hi - (uint64_t)r->lo);
-	ps->nkept += nxp_uvarint_put(ps->kept + ps->nkept, nxp_zigzag64(gap));
-	ps->nkept += nxp_uvarint_put(ps->kept + ps->nkept, nxp_zigzag64(len));
-	ps->kept_hi = r->hi;
-}
-
-/* The next kept run of a share: 1 and *lo, *hi, or 0 past the last. */
-typedef struct kept_rd {
-	const uint8_t *p, *end;
-	int64_t hi;
-} kept_rd;
-
-static int kept_next(kept_rd *k, int64_t *lo, int64_t *hi)
-{
-	if (k->p >= k->end)
-		return 0;
-	*lo = (int64_t)((uint64_t)k->hi + (uint64_t)nxp_unzigzag64(nxp_uvarint_get(&k->p)));
-	*hi = (int64_t)((uint64_t)*lo + (uint64_t)nxp_unzigzag64(nxp_uvarint_get(&k->p)));
-	k->hi = *hi;
-	return 1;
+	if (nxp_runlog_put(&ps->kept, r, &ps->kept_budget) < 0)
+		ps->unordered = 1; /* too many (or no memory): not a fed summary */
 }
 
 /* A run (or a DMA group's span) to the caller: kept by a fed share, else
@@ -1557,8 +1524,8 @@ static void pass_free(pass *ps)
 	free(ps->qmemo);
 	free(ps->sicnt);
 	free(ps->sicnt_base);
-	free(ps->kept);
-	ps->kept = NULL;
+	free(ps->kept.p);
+	ps->kept = (nxp_runlog){0};
 	ps->sicnt = NULL;
 	ps->sicnt_base = NULL;
 	ps->qmemo = NULL;
@@ -2282,6 +2249,7 @@ int nxp__sum_feed_new(nxp__sum_feed **out, nxp_profile *p, nxp_status *st)
 		if ((rc = pass_init(&f->ps[k], p, &f->rg, &f->md, f->hwp, &f->st[k])) != NXP_OK)
 			nxp_status_copy(st, &f->st[k]);
 		f->ps[k].fed = 1;
+		f->ps[k].kept_budget = KEPT_MAX;
 	}
 	if (rc) {
 		nxp__sum_feed_free(f);
@@ -2380,16 +2348,16 @@ void nxp__sum_feed_end(nxp__sum_feed *f, int table, int ok)
 /* total_active_time: the two shares' kept runs merged by start into u. */
 static void merge_kept(nxp_union *u, const pass *a, const pass *b)
 {
-	kept_rd ka = {a->kept, a->kept + a->nkept, 0}, kb = {b->kept, b->kept + b->nkept, 0};
+	nxp_runlog_rd ka = nxp_runlog_read(&a->kept), kb = nxp_runlog_read(&b->kept);
 	int64_t alo = 0, ahi = 0, blo = 0, bhi = 0;
-	int ha = kept_next(&ka, &alo, &ahi), hb = kept_next(&kb, &blo, &bhi);
+	int ha = nxp_runlog_next(&ka, &alo, &ahi), hb = nxp_runlog_next(&kb, &blo, &bhi);
 	while (ha || hb) {
 		if (ha && (!hb || alo <= blo)) {
 			nxp_union_add(u, alo, ahi);
-			ha = kept_next(&ka, &alo, &ahi);
+			ha = nxp_runlog_next(&ka, &alo, &ahi);
 		} else {
 			nxp_union_add(u, blo, bhi);
-			hb = kept_next(&kb, &blo, &bhi);
+			hb = nxp_runlog_next(&kb, &blo, &bhi);
 		}
 	}
 }
