@@ -745,15 +745,17 @@ int32_t nxc_col_dict_index(nxc_colbuf *c, const char *s)
 	return c->type == NXC_DICT ? dict_index(c->dict, s, c->stable_strings) : NXP_E_INVAL;
 }
 
-int nxc_col_put_indices(nxc_colbuf *c, const int32_t *idx, const uint8_t *valid, size_t n)
+int32_t *nxc_col_indices_direct(nxc_colbuf *c, size_t n)
 {
-	if (c->type != NXC_DICT)
-		return NXP_E_INVAL;
-	if (nxc_col_reserve(c, (int64_t)n) || put_validity(c, valid, n))
+	if (c->type != NXC_DICT || nxc_col_reserve(c, (int64_t)n))
+		return NULL;
+	return (int32_t *)(void *)(c->data.p + c->data.len); /* malloc'd, 4-byte steps: aligned */
+}
+
+int nxc_col_indices_commit(nxc_colbuf *c, const uint8_t *valid, size_t n)
+{
+	if (put_validity(c, valid, n)) /* (before the length moves: it packs at c->length) */
 		return NXP_E_NOMEM;
-	int32_t *dst = (int32_t *)(void *)(c->data.p + c->data.len);
-	for (size_t i = 0; i < n; i++)
-		dst[i] = !valid || valid[i] ? idx[i] : 0;
 	c->data.len += 4 * n;
 	c->length += (int64_t)n;
 	return 0;

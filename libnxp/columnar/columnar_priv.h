@@ -147,10 +147,15 @@ int nxc_col_put_strs(nxc_colbuf *c, const char *const *v, const uint8_t *valid, 
 /* Dictionary columns whose strings come from a few codes: the index of `s`
  * in this batch's dictionary (added if new; >= 0, else NXP_E_NOMEM or
  * NXP_E_INVAL for a column that is not a dictionary), then the rows' indices
- * in bulk (`valid` as above; an index is looked up when its code is first met
- * in row order, so the dictionary is the one nxc_col_put_strs would build). */
+ * written in place (an index is looked up when its code is first met in row
+ * order, so the dictionary is the one nxc_col_put_strs would build):
+ * nxc_col_indices_direct is room for n indices (NULL when c is not a
+ * dictionary column or out of memory; nxc_col_dict_index leaves it in place),
+ * nxc_col_indices_commit appends them (`valid` as above; a null row's index
+ * must be 0). */
 int32_t nxc_col_dict_index(nxc_colbuf *c, const char *s);
-int nxc_col_put_indices(nxc_colbuf *c, const int32_t *idx, const uint8_t *valid, size_t n);
+int32_t *nxc_col_indices_direct(nxc_colbuf *c, size_t n);
+int nxc_col_indices_commit(nxc_colbuf *c, const uint8_t *valid, size_t n);
 /* Room for n more int64 values written in place: a pointer to them when c is
  * an int64 column without a validity bitmap (then nxc_col_commit(c, n) once
  * they are written), else NULL (use nxc_col_put_i64s).  NULL with c->nomem

@@ -302,8 +302,10 @@ static void cm_begin(codemap *cm, const nxc_colbuf *cb)
  * from the caller. */
 #define PUT_CODED(keyx, strx, nullx)                                                  \
 	{                                                                             \
-		int32_t ix[RUN];                                                      \
+		int32_t *ix = nxc_col_indices_direct(cb, n);                          \
 		int nulls = 0;                                                        \
+		if (!ix)                                                              \
+			return NXP_E_NOMEM;                                           \
 		cm_begin(cm, cb);                                                     \
 		for (size_t i = 0; i < n; i++) {                                      \
 			uint64_t key = (keyx);                                        \
@@ -319,9 +321,9 @@ static void cm_begin(codemap *cm, const nxc_colbuf *cb)
 			}                                                             \
 			ok[i] = x != CM_NULL;                                         \
 			nulls |= x == CM_NULL;                                        \
-			ix[i] = x;                                                    \
+			ix[i] = x < 0 ? 0 : x;                                        \
 		}                                                                     \
-		return nxc_col_put_indices(cb, ix, nulls ? ok : NULL, n);             \
+		return nxc_col_indices_commit(cb, nulls ? ok : NULL, n);              \
 	}
 
 /* The good records of one Instruction run, decoded. */
@@ -532,16 +534,18 @@ static int put_dma_col(nxc_colbuf *cb, int dc, const drun *r, size_t n, const nx
 	case DC_SOURCE:
 	case DC_DEST: {
 		/* four codes: their dictionary indices kept here, looked up at first use */
-		int32_t ix[RUN], map[4] = { -1, -1, -1, -1 };
+		int32_t *ix = nxc_col_indices_direct(cb, n), map[4] = { 0, -1, -1, -1 };
 		const size_t at = dc == DC_SOURCE ? 38 : 39; /* the record's source or dest byte */
+		if (!ix)
+			return NXP_E_NOMEM;
 		for (size_t i = 0; i < n; i++) {
-			unsigned m = r->raw[i][at] & 3; /* checked: <= hbm */
+			unsigned m = r->raw[i][at] & 3; /* checked: <= hbm; 0: null, index 0 */
 			ok[i] = m != 0;
-			if (m && map[m] < 0 && (map[m] = nxc_col_dict_index(cb, memory_names[m])) < 0)
+			if (map[m] < 0 && (map[m] = nxc_col_dict_index(cb, memory_names[m])) < 0)
 				return NXP_E_NOMEM;
 			ix[i] = map[m];
 		}
-		return nxc_col_put_indices(cb, ix, ok, n);
+		return nxc_col_indices_commit(cb, ok, n);
 	}
 	default:
 		return NXP_E_INVAL;
