@@ -69,8 +69,9 @@ int cli_open_profile(const char *cmd, nxp_profile **out, const char *neff, const
  * "nxp <cmd>: error: cannot write the output: <reason>" and returns 1; else 0. */
 int cli_finish_stdout(const char *cmd);
 /* Once, first thing in main: the process heap on transparent huge pages
- * where the system allows (heap.c says how, and why). */
-void cli_heap_setup(void);
+ * where the system allows (heap.c says how, and why).  1 when the heap was
+ * advised; 0 when not (NXP_HUGEPAGES=0, not glibc's brk heap, refused). */
+int cli_heap_setup(void);
 
 /* A time for --from / --to: an integer number of ns (absolute, as in the
  * tables), or "+<number><unit>" relative to the trace start, unit ns, us, ms or

@@ -18,6 +18,9 @@
  * the C library sets them; with another C library than glibc, or an
  * allocator that does not take its memory from brk (sanitizers, valgrind's
  * memcheck), nothing changes. */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE and sbrk under -std=c11 (the build defines it) */
+#endif
 #include "cli.h"
 
 #include <stdlib.h>
@@ -34,25 +37,27 @@
 #define MMAP_MIN (32 << 20)
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 
-void cli_heap_setup(void)
+int cli_heap_setup(void)
 {
 	const char *e = getenv("NXP_HUGEPAGES");
 	if (e && !strcmp(e, "0"))
-		return;
+		return 0;
+	int advised = 0;
 #if defined(__GLIBC__) && defined(__linux__) && defined(MADV_HUGEPAGE)
 	if (!mallopt(M_MMAP_THRESHOLD, MMAP_MIN) || !mallopt(M_TOP_PAD, (int)HEAP_STEP) ||
 	    !mallopt(M_TRIM_THRESHOLD, (int)(4 * HEAP_STEP)))
-		return;
+		return 0;
 	/* A block the heap has no room for makes it grow by one step; the range
 	 * from the block to the new top is what is advised. */
 	char *p = malloc((size_t)1 << 20), *top = sbrk(0);
 	if (!p)
-		return;
+		return 0;
 	uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), hi = (uintptr_t)top & ~(HUGE_PAGE - 1);
 	/* the block is in the brk heap, just below its top (else: not glibc's brk heap) */
 	if (top != (char *)-1 && (uintptr_t)p < (uintptr_t)top && (uintptr_t)top - (uintptr_t)p <= 2 * HEAP_STEP &&
 	    hi > lo)
-		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* advice: a refusal changes nothing */
+		advised = madvise((void *)lo, hi - lo, MADV_HUGEPAGE) == 0; /* advice: a refusal changes nothing */
 	free(p);
 #endif
+	return advised;
 }

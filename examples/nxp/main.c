@@ -73,7 +73,7 @@ static int usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	cli_heap_setup();
+	(void)cli_heap_setup();
 	if (argc < 2) {
 		fputs("nxp: no command given\n", stderr);
 		return usage(stderr);
