@@ -143,9 +143,10 @@ cmd_demo() {
 
 cmd_asan_only() {
 	# Built without libdeflate so that zlib's CRC-32 path is tested too (the
-	# plain build uses libdeflate's).
+	# plain build uses libdeflate's), and without the AVX2 copies of the hot
+	# loops (libnxp/common/cpu.h) so that their baseline copies are too.
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		build build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dlibdeflate=disabled
+		build build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dlibdeflate=disabled -Dcpu_dispatch=false
 	install_js_readers build-asan
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		run_suite build-asan "ASan+UBSan (unit and bindings)"

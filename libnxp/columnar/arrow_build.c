@@ -15,6 +15,7 @@
  * last holder frees the pool; a released buffer that does not fit (pool full
  * or too small to be worth keeping) is freed. */
 #include "columnar_priv.h"
+#include "cpu.h"
 #include "mcache.h"
 
 #include <pthread.h>
@@ -601,7 +602,7 @@ int nxc_col_append_str(nxc_colbuf *c, const char *s)
 }
 
 /* ---- bulk appends ---- */
-int nxc_col_put_i64s(nxc_colbuf *c, const int64_t *v, const uint8_t *valid, size_t n)
+NXP_HOT_LOOP int nxc_col_put_i64s(nxc_colbuf *c, const int64_t *v, const uint8_t *valid, size_t n)
 {
 	if (c->type != NXC_I64 && c->type != NXC_I32 && c->type != NXC_F64) {
 		for (size_t i = 0; i < n; i++)

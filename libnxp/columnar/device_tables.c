@@ -16,6 +16,7 @@
  * fed (ntff_at_feed).  Values, nulls, ids and skipped records are the
  * cursor's in every case. */
 #include "columnar_priv.h"
+#include "cpu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -142,7 +143,7 @@ static int is_null(const nxc_col *c, const uint8_t *r, size_t rsize, int is_inst
 
 /* Append n records (stride rsize, n <= RUN) to column c: each column's values
  * and nulls gathered from the records, then appended in bulk. */
-static int scatter(nxc_colbuf *cb, const uint8_t *recs, size_t rsize, size_t n, int is_instr)
+NXP_HOT_LOOP static int scatter(nxc_colbuf *cb, const uint8_t *recs, size_t rsize, size_t n, int is_instr)
 {
 	const nxc_col *c = cb->col;
 	int64_t v[RUN];
@@ -354,7 +355,7 @@ typedef struct irun {
 		return 0;                                          \
 	}
 
-static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_profile *p, codemap *cm)
+NXP_HOT_LOOP static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *r, const nxp_profile *p, codemap *cm)
 {
 	int64_t v[RUN];
 	uint8_t ok[RUN];
@@ -486,7 +487,7 @@ static const char *dma_queue_type(const ntff_queue *q, unsigned flags)
 }
 
 /* Column DC_* of the run's n records into cb (the values of records.c's fill_dma). */
-static int put_dma_col(nxc_colbuf *cb, int dc, const drun *r, size_t n, const nxp_profile *p, codemap *cm)
+NXP_HOT_LOOP static int put_dma_col(nxc_colbuf *cb, int dc, const drun *r, size_t n, const nxp_profile *p, codemap *cm)
 {
 	int64_t v[RUN];
 	uint8_t ok[RUN];

@@ -18,6 +18,7 @@
  * source keeps one finished run; the cursor emits the finished run with the
  * smallest start.  Memory: O(sources + queues + instructions that overlap the
  * current time), never O(trace). */
+#include "cpu.h"
 #include "intervals.h"
 #include "ntff_priv.h"
 #include "status.h"
@@ -535,7 +536,7 @@ int ntff_at_feed_ready(const ntff_at_feed *f)
 	return f && f->state[0] == ATF_DONE && f->state[1] == ATF_DONE;
 }
 
-int ntff_at_feed_next_batch(ntff_at_feed *f, void *recs, size_t rsize, size_t n, size_t *got)
+NXP_HOT_LOOP int ntff_at_feed_next_batch(ntff_at_feed *f, void *recs, size_t rsize, size_t n, size_t *got)
 {
 	*got = 0;
 	if (!ntff_at_feed_ready(f))

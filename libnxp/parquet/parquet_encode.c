@@ -2,6 +2,7 @@
 /* Parquet encodings (apache/parquet-format Encodings.md): the RLE/bit-packed
  * hybrid for definition levels and dictionary indices, and bit copies for
  * validity bitmaps and PLAIN booleans (both LSB-first, as in Arrow). */
+#include "cpu.h"
 #include "parquet_priv.h"
 
 int pq_bit_width(uint32_t max_value)
@@ -14,7 +15,7 @@ int pq_bit_width(uint32_t max_value)
 
 /* Whether the 8 values from v[0] are equal (one branch, not eight; two
  * vectors XORed with v[0]). */
-static inline int group_equal(const uint32_t *v)
+static inline __attribute__((always_inline)) int group_equal(const uint32_t *v)
 {
 	uint32_t x = v[0];
 	const pq_v4u xv = {x, x, x, x};
@@ -28,7 +29,7 @@ static inline int group_equal(const uint32_t *v)
 /* Length of the run of equal values starting at v[0] (at most n): 16 values
  * a step (the OR of their XORs with x, in vectors of 4), then 8, then one at
  * a time. */
-static size_t run_length(const uint32_t *v, size_t n)
+static inline __attribute__((always_inline)) size_t run_length(const uint32_t *v, size_t n)
 {
 	size_t j = 1;
 	uint32_t x = v[0];
@@ -51,7 +52,7 @@ static size_t run_length(const uint32_t *v, size_t n)
 	return j;
 }
 
-static int put_rle_run(pq_buf *out, uint32_t value, size_t count, int bw)
+static inline __attribute__((always_inline)) int put_rle_run(pq_buf *out, uint32_t value, size_t count, int bw)
 {
 	if (pq_buf_reserve(out, 10 + 4))
 		return -1;
@@ -66,7 +67,7 @@ static int put_rle_run(pq_buf *out, uint32_t value, size_t count, int bw)
  * put together in one word and stored whole (the bytes past the group are
  * overwritten by the next one; out has 8 bytes of slack).  Wider: 32 bits
  * stored at a time. */
-static int put_packed(pq_buf *out, const uint32_t *v, size_t n, size_t groups, int bw)
+static inline __attribute__((always_inline)) int put_packed(pq_buf *out, const uint32_t *v, size_t n, size_t groups, int bw)
 {
 	size_t bytes = groups * (size_t)bw;
 	if (pq_buf_reserve(out, 10 + bytes + 8))
@@ -122,7 +123,7 @@ static int put_packed(pq_buf *out, const uint32_t *v, size_t n, size_t groups, i
 	return 0;
 }
 
-int pq_rle_hybrid(pq_buf *out, const uint32_t *v, size_t n, int bw)
+NXP_HOT_LOOP int pq_rle_hybrid(pq_buf *out, const uint32_t *v, size_t n, int bw)
 {
 	size_t i = 0;
 	while (i < n) {
@@ -182,7 +183,7 @@ static inline unsigned popcount8(unsigned x)
 	return (unsigned)__builtin_popcount(x);
 }
 
-int64_t pq_bits_copy(uint8_t *dst, int64_t dpos, const uint8_t *src, int64_t spos, int64_t n)
+NXP_HOT_LOOP int64_t pq_bits_copy(uint8_t *dst, int64_t dpos, const uint8_t *src, int64_t spos, int64_t n)
 {
 	int64_t ones = 0;
 	if (n <= 0)
@@ -287,7 +288,7 @@ static inline __attribute__((always_inline)) uint8_t *pack32_w(uint8_t *o, const
 #define PACK_CASES8(W) PACK_CASE(W) PACK_CASE(W + 1) PACK_CASE(W + 2) PACK_CASE(W + 3) \
 	PACK_CASE(W + 4) PACK_CASE(W + 5) PACK_CASE(W + 6) PACK_CASE(W + 7)
 
-static uint8_t *pack32(uint8_t *o, const uint64_t *x, uint64_t base, int bw)
+static inline __attribute__((always_inline)) uint8_t *pack32(uint8_t *o, const uint64_t *x, uint64_t base, int bw)
 {
 	switch (bw) {
 	PACK_CASES8(1) PACK_CASES8(9) PACK_CASES8(17) PACK_CASES8(25)
@@ -299,7 +300,7 @@ static uint8_t *pack32(uint8_t *o, const uint64_t *x, uint64_t base, int bw)
 /* One block of m (1..128) deltas in d[] (room for 128) with its min delta:
  * the relative deltas d - min_delta are taken as they are packed (no pass
  * of their own); the padding to the miniblock is min_delta (relative 0). */
-static uint8_t *put_block(uint8_t *o, uint64_t *d, size_t m, int64_t min_delta)
+NXP_HOT_LOOP static uint8_t *put_block(uint8_t *o, uint64_t *d, size_t m, int64_t min_delta)
 {
 	o += nxp_uvarint_put(o, nxp_zigzag64(min_delta));
 	uint64_t base = (uint64_t)min_delta;
@@ -336,7 +337,7 @@ static uint8_t *delta_header(uint8_t *o, size_t n, int64_t first)
 	return o;
 }
 
-int pq_delta_i64(pq_buf *out, const int64_t *v, size_t n)
+NXP_HOT_LOOP int pq_delta_i64(pq_buf *out, const int64_t *v, size_t n)
 {
 	if (delta_reserve(out, n, 8))
 		return -1;
@@ -358,7 +359,7 @@ int pq_delta_i64(pq_buf *out, const int64_t *v, size_t n)
 	return 0;
 }
 
-int pq_delta_i32(pq_buf *out, const int32_t *v, size_t n)
+NXP_HOT_LOOP int pq_delta_i32(pq_buf *out, const int32_t *v, size_t n)
 {
 	if (delta_reserve(out, n, 4))
 		return -1;

@@ -3,7 +3,7 @@
 # Golden outputs: the CLI's output on the bundled demo and on synthetic profiles
 # of every workload x arch (LNC 1 and 2) is hashed and compared with
 # tests/golden/expected.sha256, so a refactoring that changes any byte of any
-# table, summary or info output fails here.
+# table, summary, info output or exported Parquet file fails here.
 #   golden.sh NXP SAMPLES_DIR EXPECTED         compare (the test)
 #   golden.sh NXP SAMPLES_DIR EXPECTED --update rewrite EXPECTED (an intended change)
 set -eu
@@ -26,6 +26,13 @@ profile() { # NAME NEFF NTFF
 	out "$1.summary-text" "$nxp" summary "$2" "$3"
 	for t in instruction dma semaphore throttle error execution active_time; do
 		out "$1.$t" "$nxp" dump "$2" "$3" --table "$t" --format jsonl
+	done
+	# every Parquet table: the encoders' loops are built twice (libnxp/common/cpu.h),
+	# and the builds that run one copy or the other compare with the same hashes
+	rm -rf "$tmp/x"
+	"$nxp" export "$2" "$3" -o "$tmp/x" --tables all --threads 1 --quiet || { echo "FAIL: $1.export: exit $?" >&2; exit 1; }
+	for f in "$tmp"/x/*.parquet; do
+		out "$1.export.${f##*/}" cat "$f"
 	done
 }
 
