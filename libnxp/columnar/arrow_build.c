@@ -602,7 +602,7 @@ int nxc_col_append_str(nxc_colbuf *c, const char *s)
 }
 
 /* ---- bulk appends ---- */
-NXP_HOT_LOOP int nxc_col_put_i64s(nxc_colbuf *c, const int64_t *v, const uint8_t *valid, size_t n)
+NXP_HOT_LOOP static int nxc_col_put_i64s_k(nxc_colbuf *c, const int64_t *v, const uint8_t *valid, size_t n)
 {
 	if (c->type != NXC_I64 && c->type != NXC_I32 && c->type != NXC_F64) {
 		for (size_t i = 0; i < n; i++)
@@ -635,6 +635,11 @@ NXP_HOT_LOOP int nxc_col_put_i64s(nxc_colbuf *c, const int64_t *v, const uint8_t
 	}
 	c->data.len += es * n;
 	return 0;
+}
+
+int nxc_col_put_i64s(nxc_colbuf *c, const int64_t *v, const uint8_t *valid, size_t n)
+{
+	return nxc_col_put_i64s_k(c, v, valid, n);
 }
 
 int64_t *nxc_col_i64_direct(nxc_colbuf *c, size_t n)

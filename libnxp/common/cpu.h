@@ -8,6 +8,10 @@
  * bytes (no floating-point contraction: the library is built as ISO C11,
  * and AVX2 alone has no FMA).
  *
+ * Only on static functions: clang names the dispatcher of a global one
+ * differently ("F.ifunc"), so callers in other files would not find it; a
+ * global entry point F calls its static body F_k, which carries the mark.
+ *
  * Elsewhere (other architectures, other C libraries than glibc, compilers
  * without target_clones) it expands to nothing.  `meson setup
  * -Dcpu_dispatch=false` defines NXP_NO_CPU_DISPATCH, which turns it off:

@@ -536,7 +536,7 @@ int ntff_at_feed_ready(const ntff_at_feed *f)
 	return f && f->state[0] == ATF_DONE && f->state[1] == ATF_DONE;
 }
 
-NXP_HOT_LOOP int ntff_at_feed_next_batch(ntff_at_feed *f, void *recs, size_t rsize, size_t n, size_t *got)
+NXP_HOT_LOOP static int ntff_at_feed_next_batch_k(ntff_at_feed *f, void *recs, size_t rsize, size_t n, size_t *got)
 {
 	*got = 0;
 	if (!ntff_at_feed_ready(f))
@@ -556,4 +556,9 @@ NXP_HOT_LOOP int ntff_at_feed_next_batch(ntff_at_feed *f, void *recs, size_t rsi
 		atf_read(best);
 	}
 	return NXP_OK;
+}
+
+int ntff_at_feed_next_batch(ntff_at_feed *f, void *recs, size_t rsize, size_t n, size_t *got)
+{
+	return ntff_at_feed_next_batch_k(f, recs, rsize, n, got);
 }

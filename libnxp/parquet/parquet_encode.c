@@ -123,7 +123,7 @@ static inline __attribute__((always_inline)) int put_packed(pq_buf *out, const u
 	return 0;
 }
 
-NXP_HOT_LOOP int pq_rle_hybrid(pq_buf *out, const uint32_t *v, size_t n, int bw)
+NXP_HOT_LOOP static int pq_rle_hybrid_k(pq_buf *out, const uint32_t *v, size_t n, int bw)
 {
 	size_t i = 0;
 	while (i < n) {
@@ -155,6 +155,11 @@ NXP_HOT_LOOP int pq_rle_hybrid(pq_buf *out, const uint32_t *v, size_t n, int bw)
 	return 0;
 }
 
+int pq_rle_hybrid(pq_buf *out, const uint32_t *v, size_t n, int bw)
+{
+	return pq_rle_hybrid_k(out, v, n, bw);
+}
+
 int pq_def_levels(pq_buf *out, const uint8_t *bits, size_t n, size_t nulls)
 {
 	if (n == 0)
@@ -183,7 +188,7 @@ static inline unsigned popcount8(unsigned x)
 	return (unsigned)__builtin_popcount(x);
 }
 
-NXP_HOT_LOOP int64_t pq_bits_copy(uint8_t *dst, int64_t dpos, const uint8_t *src, int64_t spos, int64_t n)
+NXP_HOT_LOOP static int64_t pq_bits_copy_k(uint8_t *dst, int64_t dpos, const uint8_t *src, int64_t spos, int64_t n)
 {
 	int64_t ones = 0;
 	if (n <= 0)
@@ -222,6 +227,11 @@ NXP_HOT_LOOP int64_t pq_bits_copy(uint8_t *dst, int64_t dpos, const uint8_t *src
 		n -= take;
 	}
 	return ones;
+}
+
+int64_t pq_bits_copy(uint8_t *dst, int64_t dpos, const uint8_t *src, int64_t spos, int64_t n)
+{
+	return pq_bits_copy_k(dst, dpos, src, spos, n);
 }
 
 void pq_bits_set(uint8_t *dst, int64_t dpos, int64_t n)
@@ -337,7 +347,7 @@ static uint8_t *delta_header(uint8_t *o, size_t n, int64_t first)
 	return o;
 }
 
-NXP_HOT_LOOP int pq_delta_i64(pq_buf *out, const int64_t *v, size_t n)
+NXP_HOT_LOOP static int pq_delta_i64_k(pq_buf *out, const int64_t *v, size_t n)
 {
 	if (delta_reserve(out, n, 8))
 		return -1;
@@ -359,7 +369,12 @@ NXP_HOT_LOOP int pq_delta_i64(pq_buf *out, const int64_t *v, size_t n)
 	return 0;
 }
 
-NXP_HOT_LOOP int pq_delta_i32(pq_buf *out, const int32_t *v, size_t n)
+int pq_delta_i64(pq_buf *out, const int64_t *v, size_t n)
+{
+	return pq_delta_i64_k(out, v, n);
+}
+
+NXP_HOT_LOOP static int pq_delta_i32_k(pq_buf *out, const int32_t *v, size_t n)
 {
 	if (delta_reserve(out, n, 4))
 		return -1;
@@ -380,4 +395,9 @@ NXP_HOT_LOOP int pq_delta_i32(pq_buf *out, const int32_t *v, size_t n)
 	}
 	out->n = (size_t)(o - out->p);
 	return 0;
+}
+
+int pq_delta_i32(pq_buf *out, const int32_t *v, size_t n)
+{
+	return pq_delta_i32_k(out, v, n);
 }
