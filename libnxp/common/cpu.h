@@ -22,7 +22,20 @@
 
 #include <stdint.h> /* glibc's: defines __GLIBC__ */
 
-#if defined(__x86_64__) && defined(__ELF__) && defined(__GLIBC__) && !defined(NXP_NO_CPU_DISPATCH) && \
+/* Under ThreadSanitizer (and MemorySanitizer) one copy: clang instruments
+ * the resolver (__tsan_func_entry), which the loader runs while relocating,
+ * before the sanitizer's runtime is set up, and the program crashes there
+ * (seen with clang 14: a segfault in the resolver, called from
+ * _dl_relocate_object). */
+#if defined(__SANITIZE_THREAD__)
+#define NXP_CPU_ONE_COPY 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define NXP_CPU_ONE_COPY 1
+#endif
+#endif
+
+#if defined(__x86_64__) && defined(__ELF__) && defined(__GLIBC__) && !defined(NXP_NO_CPU_DISPATCH) && !defined(NXP_CPU_ONE_COPY) && \
 	((defined(__clang__) && __clang_major__ >= 14) || (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 8))
 #define NXP_HOT_LOOP __attribute__((target_clones("avx2", "default")))
 #else
