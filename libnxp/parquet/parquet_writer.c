@@ -51,6 +51,8 @@ enum { CT_UTF8 = 0 };
 				     * tried as a dictionary */
 #define PLAIN_SAMPLE 32768          /* values of a first page compressed both PLAIN and DELTA */
 #define STORE_RETRY 8               /* pages stored raw (not compressing) between two tries */
+#define CARRY_CHUNKS 8              /* a column's row groups that reuse what its first one found: its
+				     * pages do not compress (stored), PLAIN beats DELTA (int_plain) */
 #define STAT_STRING_MAX 1024        /* longer string min/max are left out of the statistics */
 #define DEFAULT_ROW_GROUP_BYTES ((int64_t)64 << 20)
 /* the append functions' "out of memory" (the others return an nxp error code, already set) */
@@ -109,8 +111,11 @@ typedef struct pq_col {
 	int fallback;      /* dictionary full: PLAIN pages for the rest of the chunk */
 	pq_idict idict;    /* number columns */
 	int imode;         /* IM_*: number pages' encoding */
-	int stored;        /* pages of the chunk stored since one did not compress (0: compress) */
-	int int_plain;     /* integers: PLAIN, not DELTA_BINARY_PACKED, for the rest of the chunk */
+	int stored;        /* pages stored since one did not compress (0: compress) */
+	int int_plain;     /* integers: PLAIN, not DELTA_BINARY_PACKED */
+	int plain_tried;   /* choose_int_plain compared the two */
+	unsigned chunks;   /* chunks written: stored, int_plain and plain_tried carry over to
+			    * the next chunk, and start again every CARRY_CHUNKS */
 	/* statistics of the chunk */
 	int has_mm;
 	int64_t imin, imax;
@@ -1134,7 +1139,9 @@ static int other_page(pq_col *c, pq_buf *b, int *enc)
  * PLAIN values (ids that come back, as in the Flow table): the first
  * PLAIN_SAMPLE values are compressed both ways and PLAIN is kept for the
  * chunk when it is more than 10 % smaller.  Random values (checksums) stay
- * DELTA: as small, and their pages are then stored without compressing. */
+ * DELTA: as small, and their pages are then stored without compressing.
+ * The comparison is made once per CARRY_CHUNKS chunks of the column (its
+ * outcome kept for the others). */
 static int choose_int_plain(pq_writer *w, pq_col *c, size_t delta_bytes)
 {
 	int w4 = c->kind == K_INT32;
@@ -1151,8 +1158,9 @@ static int choose_int_plain(pq_writer *w, pq_col *c, size_t delta_bytes)
 	}
 	uint64_t range = (uint64_t)mx - (uint64_t)mn;
 	int rw = range ? 64 - __builtin_clzll(range) : 0;
-	if ((uint64_t)delta_bytes * 8 * 2 < (uint64_t)n * (uint64_t)rw)
+	if ((uint64_t)delta_bytes * 8 * 2 < (uint64_t)n * (uint64_t)rw || c->plain_tried)
 		return NXP_OK;
+	c->plain_tried = 1;
 	size_t m = n < PLAIN_SAMPLE ? n : PLAIN_SAMPLE;
 	w->alt.n = 0;
 	if (w4 ? pq_delta_i32(&w->alt, v32, m) : pq_delta_i64(&w->alt, v64, m))
@@ -1266,9 +1274,10 @@ static int flush_page(pq_writer *w, pq_col *c)
 	if (oom)
 		return nomem(w);
 	/* A page that did not compress (to 98 % or more: random bits, such as
-	 * checksums) makes the chunk's next pages stored in raw ZSTD blocks
-	 * without trying; every STORE_RETRY-th page is compressed again to see
-	 * whether the data changed. */
+	 * checksums) makes the column's next pages stored in raw ZSTD blocks
+	 * without trying, in this chunk and the next ones (col_chunk_reset); every
+	 * STORE_RETRY-th page is compressed again to see whether the data
+	 * changed. */
 	const uint8_t *z;
 	size_t zn;
 	int store = c->stored > 0 && c->stored % STORE_RETRY != 0;
@@ -1412,7 +1421,8 @@ static void col_chunk_reset(pq_col *c)
 	dict_clear(&c->dict);
 	idict_clear(&c->idict);
 	c->imode = IM_UNDECIDED;
-	c->stored = c->int_plain = 0;
+	if (++c->chunks % CARRY_CHUNKS == 0)
+		c->stored = c->int_plain = c->plain_tried = 0;
 	c->fallback = 0;
 	c->has_mm = 0;
 	c->nan = 0;
