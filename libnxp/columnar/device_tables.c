@@ -487,7 +487,8 @@ static const char *dma_queue_type(const ntff_queue *q, unsigned flags)
 }
 
 /* Column DC_* of the run's n records into cb (the values of records.c's fill_dma). */
-NXP_HOT_LOOP static int put_dma_col(nxc_colbuf *cb, int dc, const drun *r, size_t n, const nxp_profile *p, codemap *cm)
+NXP_HOT_LOOP static int put_dma_col(nxc_colbuf *cb, int dc, const drun *r, size_t n, const nxp_profile *p,
+				    codemap *cm)
 {
 	int64_t v[RUN];
 	uint8_t ok[RUN];

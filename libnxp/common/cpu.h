@@ -35,7 +35,8 @@
 #endif
 #endif
 
-#if defined(__x86_64__) && defined(__ELF__) && defined(__GLIBC__) && !defined(NXP_NO_CPU_DISPATCH) && !defined(NXP_CPU_ONE_COPY) && \
+#if defined(__x86_64__) && defined(__ELF__) && defined(__GLIBC__) && !defined(NXP_NO_CPU_DISPATCH) && \
+	!defined(NXP_CPU_ONE_COPY) && \
 	((defined(__clang__) && __clang_major__ >= 14) || (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 8))
 #define NXP_HOT_LOOP __attribute__((target_clones("avx2", "default")))
 #else

@@ -67,7 +67,8 @@ static inline __attribute__((always_inline)) int put_rle_run(pq_buf *out, uint32
  * put together in one word and stored whole (the bytes past the group are
  * overwritten by the next one; out has 8 bytes of slack).  Wider: 32 bits
  * stored at a time. */
-static inline __attribute__((always_inline)) int put_packed(pq_buf *out, const uint32_t *v, size_t n, size_t groups, int bw)
+static inline __attribute__((always_inline)) int put_packed(pq_buf *out, const uint32_t *v, size_t n, size_t groups,
+							  int bw)
 {
 	size_t bytes = groups * (size_t)bw;
 	if (pq_buf_reserve(out, 10 + bytes + 8))

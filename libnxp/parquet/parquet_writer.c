@@ -815,7 +815,8 @@ static inline __attribute__((always_inline)) int64_t append_ids_k(pq_col *c, con
 }
 
 /* One loop a type and with or without validity bitmap (no test per value). */
-NXP_HOT_LOOP static int64_t append_ids(pq_col *c, const struct ArrowArray *a, const uint8_t *valid, int64_t i0, int64_t n)
+NXP_HOT_LOOP
+static int64_t append_ids(pq_col *c, const struct ArrowArray *a, const uint8_t *valid, int64_t i0, int64_t n)
 {
 	switch (c->kind) {
 	case K_INT32:
@@ -1300,7 +1301,8 @@ static int flush_page(pq_writer *w, pq_col *c)
 }
 
 /* Append rows i0..i0+n of column array `a` (offsets already applied). */
-NXP_HOT_LOOP static int col_append(pq_writer *w, pq_col *c, const struct ArrowArray *a, const uint8_t *valid, int64_t i0,
+NXP_HOT_LOOP
+static int col_append(pq_writer *w, pq_col *c, const struct ArrowArray *a, const uint8_t *valid, int64_t i0,
 		      int64_t n)
 {
 	while (n > 0) {
