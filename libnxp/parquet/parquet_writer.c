@@ -719,7 +719,8 @@ static int defs_append(pq_col *c, const uint8_t *valid, int64_t i0, int64_t n)
  * min/max in the same loop (one pass over the values; locals, which the
  * stores to the page cannot alias). */
 #define DEFINE_APPEND_INT(NAME, TIN, TOUT)                                                        \
-	NXP_HOT_LOOP static int64_t NAME(pq_col *c, const struct ArrowArray *a, const uint8_t *valid, int64_t i0, \
+	NXP_HOT_LOOP                                                                                 \
+	static int64_t NAME(pq_col *c, const struct ArrowArray *a, const uint8_t *valid, int64_t i0, \
 			    int64_t n)                                                               \
 	{                                                                                            \
 		const TIN *src = (const TIN *)a->buffers[1] + i0;                                    \
@@ -831,7 +832,8 @@ static int64_t append_ids(pq_col *c, const struct ArrowArray *a, const uint8_t *
 /* min/max of the chunk kept in locals over the batch (the page stores
  * cannot alias them); NaNs counted, not compared. */
 #define DEFINE_APPEND_REAL(NAME, T)                                                                \
-	NXP_HOT_LOOP static int64_t NAME(pq_col *c, const struct ArrowArray *a, const uint8_t *valid, int64_t i0, \
+	NXP_HOT_LOOP                                                                                 \
+	static int64_t NAME(pq_col *c, const struct ArrowArray *a, const uint8_t *valid, int64_t i0, \
 			    int64_t n)                                                               \
 	{                                                                                            \
 		const T *src = (const T *)a->buffers[1] + i0;                                        \
@@ -1035,7 +1037,8 @@ static inline __attribute__((always_inline)) int64_t append_dict_ids_v(pq_writer
 }
 
 /* One loop with and one without validity bitmap (no test per row). */
-NXP_HOT_LOOP static int64_t append_dict_ids(pq_writer *w, pq_col *c, const struct ArrowArray *a, const uint8_t *valid,
+NXP_HOT_LOOP
+static int64_t append_dict_ids(pq_writer *w, pq_col *c, const struct ArrowArray *a, const uint8_t *valid,
 			       int64_t i0, int64_t n)
 {
 	return valid ? append_dict_ids_v(w, c, a, valid, i0, n, 1) : append_dict_ids_v(w, c, a, NULL, i0, n, 0);
@@ -1301,7 +1304,6 @@ static int flush_page(pq_writer *w, pq_col *c)
 }
 
 /* Append rows i0..i0+n of column array `a` (offsets already applied). */
-NXP_HOT_LOOP
 static int col_append(pq_writer *w, pq_col *c, const struct ArrowArray *a, const uint8_t *valid, int64_t i0,
 		      int64_t n)
 {
