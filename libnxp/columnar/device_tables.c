@@ -55,6 +55,25 @@ static const char *const dc_names[DC_COUNT] = {
 	"queue_name", "queue_idx", "crc", "execution_index", "source", "dest",
 };
 
+/* A dictionary column's indices by a code of the row (its queue, a string
+ * id), so that the string behind a code is looked up once per batch rather
+ * than once per row: direct-mapped, reset with the batch's dictionary (at its
+ * first row).  A miss asks the dictionary, which hands back the index a
+ * string already has: indices and dictionary are the ones nxc_col_put_strs
+ * would make from the rows' strings, entries in order of first use. */
+#define CM_SLOTS 64
+#define CM_EMPTY INT32_MIN
+#define CM_NULL (INT32_MIN + 1) /* the code's rows are null */
+#define CM_DIRECT 1024          /* codes of a queue: a direct table when below this */
+typedef struct codemap {
+	uint64_t key[CM_SLOTS];
+	int32_t val[CM_SLOTS]; /* dictionary index, CM_NULL or CM_EMPTY */
+	int32_t dv[CM_DIRECT]; /* the same by code, for small codes (PUT_QCODED) */
+	uint64_t *sv;          /* by static instruction (PUT_SICODED): the batch's number << 32
+				* | the index; allocated at first use */
+	uint32_t gen;          /* the batch's number */
+} codemap;
+
 typedef struct dev_ctx {
 	nxp_cursor *cur;  /* ActiveTime read as a table */
 	ntff_at_feed *at_rows; /* ActiveTime read from the export's feed (borrowed) */
@@ -67,7 +86,11 @@ typedef struct dev_ctx {
 	int *ic;          /* Instruction: IC_* of each output column (direct path), else NULL */
 	int *dc;          /* DmaPacket: DC_* of each output column (direct path), else NULL */
 	struct drun *dr;  /* DmaPacket: the run being gathered */
-	struct codemap *cm; /* Instruction, DmaPacket: one per output column */
+	codemap *cm;      /* Instruction, DmaPacket: one per output column */
+	size_t ncm;
+	uint32_t *sibase; /* Instruction: each queue's first static-instruction key (irun.sik) */
+	uint32_t nsik;    /* the keys: every queue's static instructions, and one for a pc not
+			   * in the NEFF */
 	int need_si;      /* a projected column needs the NEFF's static instruction */
 	int whole;        /* every queue of the table, no window: a clean end is noted */
 	nxp__sum_feed *feed; /* the export's summary share this stream feeds (NULL: none) */
@@ -101,7 +124,10 @@ static void dev_free(void *p)
 	free(d->ic);
 	free(d->dc);
 	free(d->dr);
+	for (size_t i = 0; d->cm && i < d->ncm; i++)
+		free(d->cm[i].sv);
 	free(d->cm);
+	free(d->sibase);
 	free(d);
 }
 
@@ -265,26 +291,11 @@ static int64_t cursor_fill(nxc_stream *s, int64_t max)
 /* ---- the record tables through ntff_iter ---- */
 
 #define put_i64s nxc_col_put_i64s
-#define put_strs nxc_col_put_strs
 
 static inline int64_t to_ns(uint64_t tick, uint64_t tpn)
 {
 	return (int64_t)(tpn == 1 ? tick : tick / tpn);
 }
-
-/* A dictionary column's indices by a code of the row (its queue, a string
- * id), so that the string behind a code is looked up once per batch rather
- * than once per row: direct-mapped, reset with the batch's dictionary (at its
- * first row).  A miss asks the dictionary, which hands back the index a
- * string already has: indices and dictionary are the ones nxc_col_put_strs
- * would make from the rows' strings, entries in order of first use. */
-#define CM_SLOTS 64
-#define CM_EMPTY INT32_MIN
-#define CM_NULL (INT32_MIN + 1) /* the code's rows are null */
-typedef struct codemap {
-	uint64_t key[CM_SLOTS];
-	int32_t val[CM_SLOTS]; /* dictionary index, CM_NULL or CM_EMPTY */
-} codemap;
 
 static inline size_t cm_slot(uint64_t key)
 {
@@ -296,6 +307,24 @@ static void cm_begin(codemap *cm, const nxc_colbuf *cb)
 	if (cb->length == 0) /* a new batch: a new dictionary */
 		for (size_t i = 0; i < CM_SLOTS; i++)
 			cm->val[i] = CM_EMPTY;
+}
+
+static void cm_begin_direct(codemap *cm, const nxc_colbuf *cb, size_t ncodes)
+{
+	if (cb->length == 0)
+		for (size_t i = 0; i < ncodes; i++)
+			cm->dv[i] = CM_EMPTY;
+}
+
+/* The static-instruction table (nkeys slots) of a column: a new batch
+ * takes a new number, which leaves every slot empty without a reset. */
+static int cm_begin_si(codemap *cm, const nxc_colbuf *cb, size_t nkeys)
+{
+	if (!cm->sv && !(cm->sv = calloc(nkeys, sizeof(*cm->sv))))
+		return -1;
+	if (cb->length == 0 || cm->gen == 0)
+		cm->gen++;
+	return 0;
 }
 
 /* In put_instruction_col / put_dma_col: the indices of rows i < n by code
@@ -337,8 +366,65 @@ typedef struct irun {
 	int32_t exec[RUN];
 	int64_t id[RUN];
 	const nxp_static_instr *si[RUN];
+	uint32_t sik[RUN]; /* si's key (dev_ctx.sibase) */
+	uint32_t nsik;
 	int all_known; /* every si is non-NULL */
 } irun;
+
+/* PUT_CODED for codes below ncodes (a queue's: qid, or qid * 4 + kind),
+ * ncodes <= CM_DIRECT: the index by a load, no hash and key compare. */
+#define PUT_QCODED(keyx, ncodes, strx, nullx)                                 \
+	if ((ncodes) > CM_DIRECT)                                             \
+		PUT_CODED(keyx, strx, nullx)                                  \
+	{                                                                     \
+		int32_t *ix = nxc_col_indices_direct(cb, n);                  \
+		int nulls = 0;                                                \
+		if (!ix)                                                      \
+			return NXP_E_NOMEM;                                   \
+		cm_begin_direct(cm, cb, (ncodes));                            \
+		for (size_t i = 0; i < n; i++) {                              \
+			size_t key = (keyx);                                  \
+			int32_t x = cm->dv[key];                              \
+			if (x == CM_EMPTY) {                                  \
+				const char *str = (strx);                     \
+				x = (nullx) ? CM_NULL : nxc_col_dict_index(cb, str); \
+				if (x < 0 && x != CM_NULL)                    \
+					return NXP_E_NOMEM;                   \
+				cm->dv[key] = x;                              \
+			}                                                     \
+			ok[i] = x != CM_NULL;                                 \
+			nulls |= x == CM_NULL;                                \
+			ix[i] = x < 0 ? 0 : x;                                \
+		}                                                             \
+		return nxc_col_indices_commit(cb, nulls ? ok : NULL, n);      \
+	}
+
+/* The same for strings of the row's static instruction, by its key
+ * (irun.sik, every queue's pcs and one for a pc not in the NEFF): the
+ * NEFF's strings looked up once per instruction and batch. */
+#define PUT_SICODED(strx, nullx)                                                    \
+	{                                                                           \
+		int32_t *ix = nxc_col_indices_direct(cb, n);                        \
+		int nulls = 0;                                                      \
+		if (!ix || cm_begin_si(cm, cb, r->nsik))                            \
+			return NXP_E_NOMEM;                                         \
+		const uint64_t tag = (uint64_t)cm->gen << 32;                       \
+		for (size_t i = 0; i < n; i++) {                                    \
+			uint64_t e = cm->sv[r->sik[i]];                             \
+			int32_t x = (int32_t)(uint32_t)e;                           \
+			if ((e & ~(uint64_t)UINT32_MAX) != tag) {                   \
+				const char *str = (strx);                           \
+				x = (nullx) ? CM_NULL : nxc_col_dict_index(cb, str); \
+				if (x < 0 && x != CM_NULL)                          \
+					return NXP_E_NOMEM;                         \
+				cm->sv[r->sik[i]] = tag | (uint32_t)x;              \
+			}                                                           \
+			ok[i] = x != CM_NULL;                                       \
+			nulls |= x == CM_NULL;                                      \
+			ix[i] = x < 0 ? 0 : x;                                      \
+		}                                                                   \
+		return nxc_col_indices_commit(cb, nulls ? ok : NULL, n);            \
+	}
 
 /* Column IC_* of the run's records into cb (the values of records.c's fill). */
 /* In put_instruction_col / put_dma_col: `expr` of each row i < n, written
@@ -359,7 +445,6 @@ NXP_HOT_LOOP static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *
 {
 	int64_t v[RUN];
 	uint8_t ok[RUN];
-	const char *sv[RUN];
 	size_t n = r->n;
 	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
 	const nxp_static_instr *const *si = r->si;
@@ -374,12 +459,7 @@ NXP_HOT_LOOP static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *
 	for (size_t i = 0; i < n; i++)                           \
 		v[i] = si[i] ? (int64_t)si[i]->field : 0;        \
 	return put_i64s(cb, v, known, n)
-#define NEFF_STR(field)                                                    \
-	for (size_t i = 0; i < n; i++) {                                   \
-		sv[i] = si[i] ? si[i]->field : "";                         \
-		ok[i] = si[i] && sv[i] && *sv[i];                          \
-	}                                                                  \
-	return put_strs(cb, sv, ok, n)
+#define NEFF_STR(field) PUT_SICODED(si[i] ? si[i]->field : "", !si[i] || !str || !*str)
 	/* tensor elements and FLOPs: in the column of its kind (transpose or not) */
 	int tr = ic == IC_TENSOR_EL_T || ic == IC_FLOPS_T || ic == IC_ADJ_FLOPS_T;
 	switch (ic) {
@@ -399,19 +479,15 @@ NXP_HOT_LOOP static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *
 		}
 		return put_i64s(cb, v, ok, n);
 	case IC_ENGINE:
-		PUT_CODED(r->qid[i], r->q[i]->engine_name, 0);
+		PUT_QCODED(r->qid[i], p->nqueues, r->q[i]->engine_name, 0);
 	case IC_PC_IN_NEFF:
 		for (size_t i = 0; i < n; i++)
 			ok[i] = si[i] != NULL;
 		return nxc_col_put_bools(cb, ok, n);
 	case IC_OPCODE:
-		for (size_t i = 0; i < n; i++)
-			sv[i] = si[i] ? si[i]->opcode : "unknown";
-		return put_strs(cb, sv, NULL, n);
+		PUT_SICODED(si[i] ? si[i]->opcode : "unknown", 0);
 	case IC_OPERANDS:
-		for (size_t i = 0; i < n; i++)
-			sv[i] = si[i] ? si[i]->operands : "";
-		return put_strs(cb, sv, NULL, n);
+		PUT_SICODED(si[i] ? si[i]->operands : "", 0);
 	case IC_OPNUM: PUT_I64(si[i] ? si[i]->opcode_num : 0);
 	case IC_HBM_R: NEFF_I64(hbm_read_bytes);
 	case IC_HBM_W: NEFF_I64(hbm_write_bytes);
@@ -524,15 +600,15 @@ NXP_HOT_LOOP static int put_dma_col(nxc_colbuf *cb, int dc, const drun *r, size_
 		return put_i64s(cb, v, ok, n);
 	case DC_QUEUE_TYPE:
 		/* code: the queue and whether its packet is dynamic (hardware first) */
-		PUT_CODED((uint64_t)r->qid[i] << 2 | (D_FLAGS(i) & NXP_DMA_HARDWARE_DYNAMIC   ? 2u
-					    : D_FLAGS(i) & NXP_DMA_SOFTWARE_DYNAMIC ? 1u
-										      : 0u),
-			  dma_queue_type(r->q[i], D_FLAGS(i)), 0);
+		PUT_QCODED((size_t)r->qid[i] << 2 | (D_FLAGS(i) & NXP_DMA_HARDWARE_DYNAMIC   ? 2u
+					     : D_FLAGS(i) & NXP_DMA_SOFTWARE_DYNAMIC ? 1u
+										       : 0u),
+			   p->nqueues * 4, dma_queue_type(r->q[i], D_FLAGS(i)), 0);
 	case DC_VARIABLE:
 		/* code: the string id (checked: in the table) */
 		PUT_CODED(D_VAR(i), D_VAR(i) ? p->strtab + D_VAR(i) : "unknown", !*str);
 	case DC_QUEUE_NAME:
-		PUT_CODED(r->qid[i], r->q[i]->name, !str || !*str);
+		PUT_QCODED(r->qid[i], p->nqueues, r->q[i]->name, !str || !*str);
 	case DC_SOURCE:
 	case DC_DEST: {
 		/* four codes: their dictionary indices kept here, looked up at first use */
@@ -587,6 +663,7 @@ static inline int gather_instruction(dev_ctx *d, irun *ir, size_t k, const ntff_
 	if (d->need_si) {
 		const nxp_static_instr *si = n.pc < q->nsi ? &q->si[n.pc] : NULL;
 		ir->si[k] = si;
+		ir->sik[k] = si ? d->sibase[qid] + n.pc : d->nsik - 1;
 		if (!si) {
 			ir->all_known = 0;
 			d->it.s.stats.unknown_pcs++;
@@ -608,11 +685,20 @@ static inline int gather_dma(dev_ctx *d, size_t k, const ntff_queue *q, uint32_t
 	dr->qid[k] = qid;
 	dr->id[k] = id;
 	memcpy(dr->raw[k], rec, NTFF_REC_DMA_SIZE);
-	if (d->feed)
-		nxp__sum_feed_dma(d->feed, qid, &n);
-	if (d->atf)
-		ntff_at_feed_dma(d->atf, qid, &n);
 	return 1;
+}
+
+/* The DmaPacket rows gathered since the last call (*fed up to k) to the
+ * shares this stream feeds: a call per run, not per record. */
+static void feed_dmas(dev_ctx *d, size_t *fed, size_t k)
+{
+	if (d->dr && k > *fed) {
+		if (d->feed)
+			nxp__sum_feed_dmas(d->feed, d->dr->qid + *fed, d->dr->raw[*fed], NTFF_REC_DMA_SIZE, k - *fed);
+		if (d->atf)
+			ntff_at_feed_dmas(d->atf, d->dr->qid + *fed, d->dr->raw[*fed], NTFF_REC_DMA_SIZE, k - *fed);
+	}
+	*fed = k;
 }
 
 static int64_t iter_fill(nxc_stream *s, int64_t max)
@@ -646,9 +732,11 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 	while (s->b.rows < max && !d->ended) {
 		/* Gather up to RUN good records from as many runs as it takes (runs
 		 * are short where queues interleave), then write every column once. */
-		size_t k = 0;
-		if (ir)
+		size_t k = 0, fed = 0; /* fed: DmaPacket rows handed to the feeds */
+		if (ir) {
 			ir->all_known = 1;
+			ir->nsik = d->nsik;
+		}
 		while (k < RUN && s->b.rows + (int64_t)k < max) {
 			ntff_rec r;
 			int rc;
@@ -682,6 +770,7 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 				if (d->whole && !it->s.failed && !it->s.stats.bad_records && !it->s.stats.skipped_sections &&
 				    (!d->ic || d->need_si))
 					ntff_table_note_clean(d->p, d->nt->table, d->ic ? it->s.stats.unknown_pcs : 0);
+				feed_dmas(d, &fed, k);
 				feed_end(d, !it->s.failed);
 				break;
 			}
@@ -739,6 +828,7 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 			ntff_iter_skip(it, m); /* a read error here ends the next ntff_iter_run */
 		}
 		ir ? (void)(ir->n = k) : (void)0;
+		feed_dmas(d, &fed, k);
 		it->s.stats.records += (int64_t)k;
 		for (int c = 0; c < s->b.ncols && k > 0; c++) {
 			int bad = ir      ? put_instruction_col(&s->b.cols[c], d->ic[c], ir, d->p, &d->cm[c])
@@ -778,6 +868,24 @@ static int map_columns(const nxc_stream *s, const char *const *names, int count,
 					      s->b.cols[i].col->name);
 		m[i] = k;
 	}
+	return 0;
+}
+
+/* Each queue's first static-instruction key (d->sibase, d->nsik): 0, -1
+ * when out of memory or past 2^32 keys. */
+static int static_keys(dev_ctx *d)
+{
+	const nxp_profile *p = d->p;
+	if (!(d->sibase = malloc((p->nqueues ? p->nqueues : 1) * sizeof(*d->sibase))))
+		return -1;
+	uint64_t k = 0;
+	for (size_t i = 0; i < p->nqueues; i++) {
+		d->sibase[i] = (uint32_t)k;
+		k += p->queues[i].nsi;
+	}
+	if (k >= UINT32_MAX)
+		return -1;
+	d->nsik = (uint32_t)k + 1;
 	return 0;
 }
 
@@ -836,7 +944,12 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 				return rc;
 			}
 		}
-		if ((d->ic || d->dc) && !(d->cm = calloc((size_t)(s->b.ncols ? s->b.ncols : 1), sizeof(*d->cm)))) {
+		if (d->need_si && static_keys(d)) {
+			dev_free(d);
+			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
+		}
+		d->ncm = (size_t)(s->b.ncols ? s->b.ncols : 1);
+		if ((d->ic || d->dc) && !(d->cm = calloc(d->ncm, sizeof(*d->cm)))) {
 			dev_free(d);
 			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		}

@@ -490,18 +490,25 @@ void ntff_at_feed_instr(ntff_at_feed *f, uint32_t qid, const nxp_ntff_instructio
 	}
 }
 
-void ntff_at_feed_dma(ntff_at_feed *f, uint32_t qid, const nxp_ntff_dma_note *n)
+void ntff_at_feed_dmas(ntff_at_feed *f, const uint32_t *qid, const uint8_t *recs, size_t stride, size_t n)
 {
-	if (!atf_take(f, 1, n->start_tick) || n->end_tick <= n->start_tick) /* no duration: not busy */
-		return;
-	if (f->qsrc[qid] < 0) {
-		f->state[1] = ATF_SPOILED;
-		return;
+	for (size_t i = 0; i < n; i++) {
+		nxp_ntff_dma_note note; /* (inlined: only the two ticks are decoded) */
+		ntff_decode_dma(recs + i * stride, &note);
+		const uint64_t start = note.start_tick, end = note.end_tick;
+		if (!atf_take(f, 1, start))
+			return;
+		if (end <= start) /* no duration: not busy */
+			continue;
+		if (f->qsrc[qid[i]] < 0) {
+			f->state[1] = ATF_SPOILED;
+			return;
+		}
+		atf_source *s = &f->src[f->qsrc[qid[i]]];
+		nxp_span done;
+		if (nxp_runs_add(&s->runs, (int64_t)start, (int64_t)end, &done))
+			atf_keep(f, 1, s, &done);
 	}
-	atf_source *s = &f->src[f->qsrc[qid]];
-	nxp_span done;
-	if (nxp_runs_add(&s->runs, (int64_t)n->start_tick, (int64_t)n->end_tick, &done))
-		atf_keep(f, 1, s, &done);
 }
 
 /* A source's next kept run into s->cur (s->has). */

@@ -430,7 +430,7 @@ extern const ntff_derived_ops ntff_active_time_ops;
  *   ntff_at_feed_new(&f, p);
  *   stream of Instruction: if (ntff_at_feed_begin(f, NXP_TABLE_INSTRUCTION)) per good record
  *                          ntff_at_feed_instr(f, qid, &note); at its end ntff_at_feed_end(f, table, ok)
- *   stream of DmaPacket:   the same with ntff_at_feed_dma
+ *   stream of DmaPacket:   the same with ntff_at_feed_dmas (runs of raw records)
  *   if (ntff_at_feed_ready(f)) ntff_at_feed_next_batch(...) until NXP_END
  *   ntff_at_feed_free(f);
  *
@@ -449,7 +449,7 @@ void ntff_at_feed_free(ntff_at_feed *f);
  * share: 1 = it does (the first to ask), else 0. */
 int ntff_at_feed_begin(ntff_at_feed *f, int table);
 void ntff_at_feed_instr(ntff_at_feed *f, uint32_t qid, const nxp_ntff_instruction_note *n);
-void ntff_at_feed_dma(ntff_at_feed *f, uint32_t qid, const nxp_ntff_dma_note *n);
+void ntff_at_feed_dmas(ntff_at_feed *f, const uint32_t *qid, const uint8_t *recs, size_t stride, size_t n);
 void ntff_at_feed_end(ntff_at_feed *f, int table, int ok);
 int ntff_at_feed_ready(const ntff_at_feed *f);
 /* Up to n rows (public nxp_active_time structs, stride rsize) into recs,

@@ -2308,20 +2308,22 @@ void nxp__sum_feed_instr(nxp__sum_feed *f, const ntff_queue *q, const nxp_ntff_i
 		fed_instr(f, q, n, 0);
 }
 
-void nxp__sum_feed_dma(nxp__sum_feed *f, uint32_t qid, const nxp_ntff_dma_note *n)
+void nxp__sum_feed_dmas(nxp__sum_feed *f, const uint32_t *qid, const uint8_t *recs, size_t stride, size_t n)
 {
 	pass *ps = &f->ps[1];
-	if (f->state[1] != FEED_ON)
-		return; /* (as above) */
-	drec dp;
-	dma_of_note(f->p, qid, n, &dp);
-	if (dp.start_ts < ps->last_start) {
-		f->state[1] = FEED_SPOILED;
-		return;
+	for (size_t i = 0; i < n && f->state[1] == FEED_ON; i++) { /* (as above) */
+		nxp_ntff_dma_note note;
+		ntff_decode_dma(recs + i * stride, &note);
+		drec dp;
+		dma_of_note(f->p, qid[i], &note, &dp);
+		if (dp.start_ts < ps->last_start) {
+			f->state[1] = FEED_SPOILED;
+			return;
+		}
+		ps->last_start = dp.start_ts;
+		if (do_dma(ps, &dp, 0, PM_FED) != NXP_OK)
+			f->state[1] = FEED_SPOILED;
 	}
-	ps->last_start = dp.start_ts;
-	if (do_dma(ps, &dp, 0, PM_FED) != NXP_OK)
-		f->state[1] = FEED_SPOILED;
 }
 
 void nxp__sum_feed_end(nxp__sum_feed *f, int table, int ok)

@@ -14,7 +14,7 @@
  *   nxp__sum_feed_new(&f, p, st);
  *   stream of Instruction:  if (nxp__sum_feed_begin(f, NXP_TABLE_INSTRUCTION)) per good record
  *                           nxp__sum_feed_instr(f, q, &note); at its end nxp__sum_feed_end(f, table, ok)
- *   stream of DmaPacket:    the same with nxp__sum_feed_dma
+ *   stream of DmaPacket:    the same with nxp__sum_feed_dmas (runs of records)
  *   nxp__sum_feed_summarize(f, &sum, st);      after both streams
  *   nxp__sum_feed_free(f);
  *
@@ -35,7 +35,8 @@ void nxp__sum_feed_free(nxp__sum_feed *f);
 int nxp__sum_feed_begin(nxp__sum_feed *f, int table);
 /* One good record of the share, in the stream's (time) order. */
 void nxp__sum_feed_instr(nxp__sum_feed *f, const ntff_queue *q, const nxp_ntff_instruction_note *n);
-void nxp__sum_feed_dma(nxp__sum_feed *f, uint32_t qid, const nxp_ntff_dma_note *n);
+/* n good DmaPacket records (raw, stride bytes apart) of queues qid[0..n-1]. */
+void nxp__sum_feed_dmas(nxp__sum_feed *f, const uint32_t *qid, const uint8_t *recs, size_t stride, size_t n);
 /* The share's stream ended: ok = 1 at the table's end, 0 on an error or
  * when released before its end. */
 void nxp__sum_feed_end(nxp__sum_feed *f, int table, int ok);
