@@ -69,10 +69,13 @@ typedef struct codemap {
 	uint64_t key[CM_SLOTS];
 	int32_t val[CM_SLOTS]; /* dictionary index, CM_NULL or CM_EMPTY */
 	int32_t dv[CM_DIRECT]; /* the same by code, for small codes (PUT_QCODED) */
-	uint64_t *sv;          /* by static instruction (PUT_SICODED): the batch's number << 32
-				* | the index; allocated at first use */
+	uint64_t *stag;        /* by static instruction (PUT_SICODED), direct-mapped: the batch's
+				* number << 32 | the key, ... */
+	int32_t *sx;           /* ... and the index; allocated at first use */
+	uint32_t smask;        /* slots - 1 */
 	uint32_t gen;          /* the batch's number */
 } codemap;
+#define CM_SI_SLOTS (1u << 16) /* slots at most (768 KiB a column) */
 
 typedef struct dev_ctx {
 	nxp_cursor *cur;  /* ActiveTime read as a table */
@@ -125,7 +128,7 @@ static void dev_free(void *p)
 	free(d->dc);
 	free(d->dr);
 	for (size_t i = 0; d->cm && i < d->ncm; i++)
-		free(d->cm[i].sv);
+		free(d->cm[i].stag), free(d->cm[i].sx);
 	free(d->cm);
 	free(d->sibase);
 	free(d);
@@ -316,12 +319,21 @@ static void cm_begin_direct(codemap *cm, const nxc_colbuf *cb, size_t ncodes)
 			cm->dv[i] = CM_EMPTY;
 }
 
-/* The static-instruction table (nkeys slots) of a column: a new batch
- * takes a new number, which leaves every slot empty without a reset. */
-static int cm_begin_si(codemap *cm, const nxc_colbuf *cb, size_t nkeys)
+/* The static-instruction table of a column (a slot per key up to
+ * CM_SI_SLOTS, then keys share slots): a new batch takes a new number,
+ * which leaves every slot empty without a reset. */
+static int cm_begin_si(codemap *cm, const nxc_colbuf *cb, uint32_t nkeys)
 {
-	if (!cm->sv && !(cm->sv = calloc(nkeys, sizeof(*cm->sv))))
-		return -1;
+	if (!cm->stag) {
+		uint32_t n = 1;
+		while (n < nkeys && n < CM_SI_SLOTS)
+			n *= 2;
+		cm->stag = calloc(n, sizeof(*cm->stag));
+		cm->sx = calloc(n, sizeof(*cm->sx));
+		if (!cm->stag || !cm->sx)
+			return -1;
+		cm->smask = n - 1;
+	}
 	if (cb->length == 0 || cm->gen == 0)
 		cm->gen++;
 	return 0;
@@ -401,23 +413,25 @@ typedef struct irun {
 
 /* The same for strings of the row's static instruction, by its key
  * (irun.sik, every queue's pcs and one for a pc not in the NEFF): the
- * NEFF's strings looked up once per instruction and batch. */
+ * NEFF's strings looked up once per instruction and batch (where keys do
+ * not share a slot). */
 #define PUT_SICODED(strx, nullx)                                                    \
 	{                                                                           \
 		int32_t *ix = nxc_col_indices_direct(cb, n);                        \
 		int nulls = 0;                                                      \
 		if (!ix || cm_begin_si(cm, cb, r->nsik))                            \
 			return NXP_E_NOMEM;                                         \
-		const uint64_t tag = (uint64_t)cm->gen << 32;                       \
+		const uint64_t gen = (uint64_t)cm->gen << 32;                       \
 		for (size_t i = 0; i < n; i++) {                                    \
-			uint64_t e = cm->sv[r->sik[i]];                             \
-			int32_t x = (int32_t)(uint32_t)e;                           \
-			if ((e & ~(uint64_t)UINT32_MAX) != tag) {                   \
+			const uint32_t sl = r->sik[i] & cm->smask;                  \
+			int32_t x = cm->sx[sl];                                     \
+			if (cm->stag[sl] != (gen | r->sik[i])) {                    \
 				const char *str = (strx);                           \
 				x = (nullx) ? CM_NULL : nxc_col_dict_index(cb, str); \
 				if (x < 0 && x != CM_NULL)                          \
 					return NXP_E_NOMEM;                         \
-				cm->sv[r->sik[i]] = tag | (uint32_t)x;              \
+				cm->stag[sl] = gen | r->sik[i];                     \
+				cm->sx[sl] = x;                                     \
 			}                                                           \
 			ok[i] = x != CM_NULL;                                       \
 			nulls |= x == CM_NULL;                                      \
