@@ -373,9 +373,7 @@ typedef struct irun {
 	size_t n;
 	const ntff_queue *q[RUN];
 	uint32_t qid[RUN];
-	uint64_t start[RUN], end[RUN];
-	uint32_t pc[RUN], wait[RUN];
-	int32_t exec[RUN];
+	nxp_ntff_instruction_note note[RUN];
 	int64_t id[RUN];
 	const nxp_static_instr *si[RUN];
 	uint32_t sik[RUN]; /* si's key (dev_ctx.sibase) */
@@ -477,19 +475,19 @@ NXP_HOT_LOOP static int put_instruction_col(nxc_colbuf *cb, int ic, const irun *
 	/* tensor elements and FLOPs: in the column of its kind (transpose or not) */
 	int tr = ic == IC_TENSOR_EL_T || ic == IC_FLOPS_T || ic == IC_ADJ_FLOPS_T;
 	switch (ic) {
-	case IC_START: PUT_I64(to_ns(r->start[i], tpn));
-	case IC_END: PUT_I64(to_ns(r->end[i], tpn));
-	case IC_DUR: PUT_I64(to_ns(r->end[i], tpn) - to_ns(r->start[i], tpn));
-	case IC_WAIT: PUT_I64(to_ns(r->wait[i], tpn));
-	case IC_PC: PUT_I64(r->pc[i]);
+	case IC_START: PUT_I64(to_ns(r->note[i].start_tick, tpn));
+	case IC_END: PUT_I64(to_ns(r->note[i].end_tick, tpn));
+	case IC_DUR: PUT_I64(to_ns(r->note[i].end_tick, tpn) - to_ns(r->note[i].start_tick, tpn));
+	case IC_WAIT: PUT_I64(to_ns(r->note[i].wait_ticks, tpn));
+	case IC_PC: PUT_I64(r->note[i].pc);
 	case IC_ID:
 		return put_i64s(cb, r->id, NULL, n);
 	case IC_PCORE: PUT_I64(r->q[i]->pcore);
 	case IC_ENGINE_ID: PUT_I64(r->q[i]->engine);
 	case IC_EXEC:
 		for (size_t i = 0; i < n; i++) {
-			v[i] = r->exec[i];
-			ok[i] = r->exec[i] >= 0;
+			v[i] = r->note[i].execution_index;
+			ok[i] = r->note[i].execution_index >= 0;
 		}
 		return put_i64s(cb, v, ok, n);
 	case IC_ENGINE:
@@ -658,26 +656,17 @@ static void fill_error(nxc_stream *s, dev_ctx *d, int rc)
 static inline int gather_instruction(dev_ctx *d, irun *ir, size_t k, const ntff_queue *q, uint32_t qid,
 				     const uint8_t *rec, int64_t id)
 {
-	nxp_ntff_instruction_note n;
-	ntff_decode_instruction(rec, &n);
-	if (!ntff_instruction_ok(&n))
+	nxp_ntff_instruction_note *n = &ir->note[k];
+	ntff_decode_instruction(rec, n);
+	if (!ntff_instruction_ok(n))
 		return 0;
 	ir->q[k] = q;
 	ir->qid[k] = qid;
-	ir->start[k] = n.start_tick;
-	ir->end[k] = n.end_tick;
-	ir->pc[k] = n.pc;
-	ir->wait[k] = n.wait_ticks;
-	ir->exec[k] = n.execution_index;
 	ir->id[k] = id;
-	if (d->feed)
-		nxp__sum_feed_instr(d->feed, q, &n);
-	if (d->atf)
-		ntff_at_feed_instr(d->atf, qid, &n);
 	if (d->need_si) {
-		const nxp_static_instr *si = n.pc < q->nsi ? &q->si[n.pc] : NULL;
+		const nxp_static_instr *si = n->pc < q->nsi ? &q->si[n->pc] : NULL;
 		ir->si[k] = si;
-		ir->sik[k] = si ? d->sibase[qid] + n.pc : d->nsik - 1;
+		ir->sik[k] = si ? d->sibase[qid] + n->pc : d->nsik - 1;
 		if (!si) {
 			ir->all_known = 0;
 			d->it.s.stats.unknown_pcs++;
@@ -702,17 +691,25 @@ static inline int gather_dma(dev_ctx *d, size_t k, const ntff_queue *q, uint32_t
 	return 1;
 }
 
-/* The DmaPacket rows gathered since the last call (*fed up to k) to the
- * shares this stream feeds: a call per run, not per record. */
-static void feed_dmas(dev_ctx *d, size_t *fed, size_t k)
+/* The rows gathered since the last call (*fed up to k, of ir or d->dr) to
+ * the shares this stream feeds: a call per run, not per record. */
+static void feed_rows(dev_ctx *d, const irun *ir, size_t *fed, size_t k)
 {
-	if (d->dr && k > *fed) {
-		if (d->feed)
-			nxp__sum_feed_dmas(d->feed, d->dr->qid + *fed, d->dr->raw[*fed], NTFF_REC_DMA_SIZE, k - *fed);
-		if (d->atf)
-			ntff_at_feed_dmas(d->atf, d->dr->qid + *fed, d->dr->raw[*fed], NTFF_REC_DMA_SIZE, k - *fed);
-	}
+	size_t f = *fed, m = k - f;
 	*fed = k;
+	if (!m)
+		return;
+	if (ir) {
+		if (d->feed)
+			nxp__sum_feed_instrs(d->feed, ir->q + f, ir->note + f, m);
+		if (d->atf)
+			ntff_at_feed_instrs(d->atf, ir->qid + f, ir->note + f, m);
+	} else if (d->dr) {
+		if (d->feed)
+			nxp__sum_feed_dmas(d->feed, d->dr->qid + f, d->dr->raw[f], NTFF_REC_DMA_SIZE, m);
+		if (d->atf)
+			ntff_at_feed_dmas(d->atf, d->dr->qid + f, d->dr->raw[f], NTFF_REC_DMA_SIZE, m);
+	}
 }
 
 static int64_t iter_fill(nxc_stream *s, int64_t max)
@@ -746,7 +743,7 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 	while (s->b.rows < max && !d->ended) {
 		/* Gather up to RUN good records from as many runs as it takes (runs
 		 * are short where queues interleave), then write every column once. */
-		size_t k = 0, fed = 0; /* fed: DmaPacket rows handed to the feeds */
+		size_t k = 0, fed = 0; /* fed: rows handed to the feeds */
 		if (ir) {
 			ir->all_known = 1;
 			ir->nsik = d->nsik;
@@ -784,7 +781,7 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 				if (d->whole && !it->s.failed && !it->s.stats.bad_records && !it->s.stats.skipped_sections &&
 				    (!d->ic || d->need_si))
 					ntff_table_note_clean(d->p, d->nt->table, d->ic ? it->s.stats.unknown_pcs : 0);
-				feed_dmas(d, &fed, k);
+				feed_rows(d, ir, &fed, k);
 				feed_end(d, !it->s.failed);
 				break;
 			}
@@ -842,7 +839,7 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 			ntff_iter_skip(it, m); /* a read error here ends the next ntff_iter_run */
 		}
 		ir ? (void)(ir->n = k) : (void)0;
-		feed_dmas(d, &fed, k);
+		feed_rows(d, ir, &fed, k);
 		it->s.stats.records += (int64_t)k;
 		for (int c = 0; c < s->b.ncols && k > 0; c++) {
 			int bad = ir      ? put_instruction_col(&s->b.cols[c], d->ic[c], ir, d->p, &d->cm[c])

@@ -461,7 +461,7 @@ static inline int atf_take(ntff_at_feed *f, int k, uint64_t start)
 	return 1;
 }
 
-void ntff_at_feed_instr(ntff_at_feed *f, uint32_t qid, const nxp_ntff_instruction_note *n)
+static inline void at_feed_instr(ntff_at_feed *f, uint32_t qid, const nxp_ntff_instruction_note *n)
 {
 	if (!atf_take(f, 0, n->start_tick))
 		return;
@@ -488,6 +488,12 @@ void ntff_at_feed_instr(ntff_at_feed *f, uint32_t qid, const nxp_ntff_instructio
 		if (nxp_reorder_push(&s->reorder, &sp, &v) < 0)
 			f->state[0] = ATF_SPOILED; /* no memory */
 	}
+}
+
+void ntff_at_feed_instrs(ntff_at_feed *f, const uint32_t *qid, const nxp_ntff_instruction_note *n, size_t count)
+{
+	for (size_t i = 0; i < count && f->state[0] == ATF_ON; i++)
+		at_feed_instr(f, qid[i], &n[i]);
 }
 
 void ntff_at_feed_dmas(ntff_at_feed *f, const uint32_t *qid, const uint8_t *recs, size_t stride, size_t n)

@@ -428,8 +428,9 @@ extern const ntff_derived_ops ntff_active_time_ops;
  * keeps (AT_KEPT_MAX) leave it not ready: ActiveTime is then read as a table.
  *
  *   ntff_at_feed_new(&f, p);
- *   stream of Instruction: if (ntff_at_feed_begin(f, NXP_TABLE_INSTRUCTION)) per good record
- *                          ntff_at_feed_instr(f, qid, &note); at its end ntff_at_feed_end(f, table, ok)
+ *   stream of Instruction: if (ntff_at_feed_begin(f, NXP_TABLE_INSTRUCTION)) the good records
+ *                          in runs, ntff_at_feed_instrs(f, qids, notes, n); at its end
+ *                          ntff_at_feed_end(f, table, ok)
  *   stream of DmaPacket:   the same with ntff_at_feed_dmas (runs of raw records)
  *   if (ntff_at_feed_ready(f)) ntff_at_feed_next_batch(...) until NXP_END
  *   ntff_at_feed_free(f);
@@ -448,7 +449,10 @@ void ntff_at_feed_free(ntff_at_feed *f);
 /* A stream reading `table` whole (every queue, no window) asks to feed its
  * share: 1 = it does (the first to ask), else 0. */
 int ntff_at_feed_begin(ntff_at_feed *f, int table);
-void ntff_at_feed_instr(ntff_at_feed *f, uint32_t qid, const nxp_ntff_instruction_note *n);
+/* Good records of the share, in the stream's (time) order: decoded
+ * Instruction records, raw DmaPacket ones (stride bytes apart), of queues
+ * qid[0..]. */
+void ntff_at_feed_instrs(ntff_at_feed *f, const uint32_t *qid, const nxp_ntff_instruction_note *n, size_t count);
 void ntff_at_feed_dmas(ntff_at_feed *f, const uint32_t *qid, const uint8_t *recs, size_t stride, size_t n);
 void ntff_at_feed_end(ntff_at_feed *f, int table, int ok);
 int ntff_at_feed_ready(const ntff_at_feed *f);

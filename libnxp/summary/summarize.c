@@ -2298,14 +2298,16 @@ static inline __attribute__((always_inline)) void fed_instr(nxp__sum_feed *f, co
 		f->state[0] = FEED_SPOILED;
 }
 
-void nxp__sum_feed_instr(nxp__sum_feed *f, const ntff_queue *q, const nxp_ntff_instruction_note *n)
+void nxp__sum_feed_instrs(nxp__sum_feed *f, const ntff_queue *const *q, const nxp_ntff_instruction_note *n,
+			  size_t count)
 {
-	if (f->state[0] != FEED_ON)
-		return; /* (a share its pass found unordered goes on: its figures will not be used) */
+	/* (a share its pass found unordered goes on: its figures will not be used) */
 	if (f->cnt)
-		fed_instr(f, q, n, 1);
+		for (size_t i = 0; i < count && f->state[0] == FEED_ON; i++)
+			fed_instr(f, q[i], &n[i], 1);
 	else
-		fed_instr(f, q, n, 0);
+		for (size_t i = 0; i < count && f->state[0] == FEED_ON; i++)
+			fed_instr(f, q[i], &n[i], 0);
 }
 
 void nxp__sum_feed_dmas(nxp__sum_feed *f, const uint32_t *qid, const uint8_t *recs, size_t stride, size_t n)

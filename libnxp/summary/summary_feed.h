@@ -12,8 +12,9 @@
  * the one-thread pass instead: the summary is the same either way.
  *
  *   nxp__sum_feed_new(&f, p, st);
- *   stream of Instruction:  if (nxp__sum_feed_begin(f, NXP_TABLE_INSTRUCTION)) per good record
- *                           nxp__sum_feed_instr(f, q, &note); at its end nxp__sum_feed_end(f, table, ok)
+ *   stream of Instruction:  if (nxp__sum_feed_begin(f, NXP_TABLE_INSTRUCTION)) the good records
+ *                           in runs, nxp__sum_feed_instrs(f, qs, notes, n); at its end
+ *                           nxp__sum_feed_end(f, table, ok)
  *   stream of DmaPacket:    the same with nxp__sum_feed_dmas (runs of records)
  *   nxp__sum_feed_summarize(f, &sum, st);      after both streams
  *   nxp__sum_feed_free(f);
@@ -33,9 +34,11 @@ void nxp__sum_feed_free(nxp__sum_feed *f);
 /* A stream that reads `table` (NXP_TABLE_INSTRUCTION or NXP_TABLE_DMA_PACKET)
  * whole asks to feed its share: 1 = it does (the first to ask), else 0. */
 int nxp__sum_feed_begin(nxp__sum_feed *f, int table);
-/* One good record of the share, in the stream's (time) order. */
-void nxp__sum_feed_instr(nxp__sum_feed *f, const ntff_queue *q, const nxp_ntff_instruction_note *n);
-/* n good DmaPacket records (raw, stride bytes apart) of queues qid[0..n-1]. */
+/* Good records of the share, in the stream's (time) order: count
+ * Instruction records (decoded) of queues q[0..count-1], or n DmaPacket
+ * records (raw, stride bytes apart) of queues qid[0..n-1]. */
+void nxp__sum_feed_instrs(nxp__sum_feed *f, const ntff_queue *const *q, const nxp_ntff_instruction_note *n,
+			  size_t count);
 void nxp__sum_feed_dmas(nxp__sum_feed *f, const uint32_t *qid, const uint8_t *recs, size_t stride, size_t n);
 /* The share's stream ended: ok = 1 at the table's end, 0 on an error or
  * when released before its end. */
