@@ -339,35 +339,6 @@ static int cm_begin_si(codemap *cm, const nxc_colbuf *cb, uint32_t nkeys)
 	return 0;
 }
 
-/* In put_instruction_col / put_dma_col: the indices of rows i < n by code
- * `keyx`, a miss resolved through string `strx` (null when `nullx`); returns
- * from the caller. */
-#define PUT_CODED(keyx, strx, nullx)                                                  \
-	{                                                                             \
-		int32_t *ix = nxc_col_indices_direct(cb, n);                          \
-		int nulls = 0;                                                        \
-		if (!ix)                                                              \
-			return NXP_E_NOMEM;                                           \
-		cm_begin(cm, cb);                                                     \
-		for (size_t i = 0; i < n; i++) {                                      \
-			uint64_t key = (keyx);                                        \
-			size_t sl = cm_slot(key);                                     \
-			int32_t x = cm->val[sl];                                      \
-			if (cm->key[sl] != key || x == CM_EMPTY) {                    \
-				const char *str = (strx);                             \
-				x = (nullx) ? CM_NULL : nxc_col_dict_index(cb, str);  \
-				if (x < 0 && x != CM_NULL)                            \
-					return NXP_E_NOMEM;                           \
-				cm->key[sl] = key;                                    \
-				cm->val[sl] = x;                                      \
-			}                                                             \
-			ok[i] = x != CM_NULL;                                         \
-			nulls |= x == CM_NULL;                                        \
-			ix[i] = x < 0 ? 0 : x;                                        \
-		}                                                                     \
-		return nxc_col_indices_commit(cb, nulls ? ok : NULL, n);              \
-	}
-
 /* The good records of one Instruction run, decoded. */
 typedef struct irun {
 	size_t n;
@@ -381,14 +352,61 @@ typedef struct irun {
 	int all_known; /* every si is non-NULL */
 } irun;
 
-/* PUT_CODED for codes below ncodes (a queue's: qid, or qid * 4 + kind),
- * ncodes <= CM_DIRECT: the index by a load, no hash and key compare. */
+/* Coded dictionary columns (in put_instruction_col / put_dma_col): each
+ * row's index by a code of the row, looked up in a table of the column's
+ * codemap; a miss resolves the code's string (null when `nullx`: CM_NULL)
+ * and fills the slot.  Rows whose index is CM_NULL become null rows (index
+ * 0) after the loop, in coded_commit, which the loops OR their indices
+ * into (negative: some row is null). */
+#define CODED_MISS(strx, nullx)                                               \
+	{                                                                     \
+		const char *str = (strx);                                     \
+		x = (nullx) ? CM_NULL : nxc_col_dict_index(cb, str);          \
+		if (x < 0 && x != CM_NULL)                                    \
+			return NXP_E_NOMEM;                                   \
+	}
+
+static int coded_commit(nxc_colbuf *cb, int32_t *ix, uint8_t *ok, size_t n, int32_t any)
+{
+	if (any >= 0)
+		return nxc_col_indices_commit(cb, NULL, n);
+	for (size_t i = 0; i < n; i++) {
+		ok[i] = ix[i] != CM_NULL;
+		ix[i] = ix[i] < 0 ? 0 : ix[i];
+	}
+	return nxc_col_indices_commit(cb, ok, n);
+}
+
+/* Any code: the direct-mapped CM_SLOTS table, key and index.  Returns from
+ * the caller. */
+#define PUT_CODED(keyx, strx, nullx)                                          \
+	{                                                                     \
+		int32_t *ix = nxc_col_indices_direct(cb, n), any = 0;         \
+		if (!ix)                                                      \
+			return NXP_E_NOMEM;                                   \
+		cm_begin(cm, cb);                                             \
+		for (size_t i = 0; i < n; i++) {                              \
+			uint64_t key = (keyx);                                \
+			size_t sl = cm_slot(key);                             \
+			int32_t x = cm->val[sl];                              \
+			if (cm->key[sl] != key || x == CM_EMPTY) {            \
+				CODED_MISS(strx, nullx)                       \
+				cm->key[sl] = key;                            \
+				cm->val[sl] = x;                              \
+			}                                                     \
+			ix[i] = x;                                            \
+			any |= x;                                             \
+		}                                                             \
+		return coded_commit(cb, ix, ok, n, any);                      \
+	}
+
+/* Codes below ncodes (a queue's: qid, or qid * 4 + kind), ncodes <=
+ * CM_DIRECT: the direct table, no key to compare (else PUT_CODED). */
 #define PUT_QCODED(keyx, ncodes, strx, nullx)                                 \
 	if ((ncodes) > CM_DIRECT)                                             \
 		PUT_CODED(keyx, strx, nullx)                                  \
 	{                                                                     \
-		int32_t *ix = nxc_col_indices_direct(cb, n);                  \
-		int nulls = 0;                                                \
+		int32_t *ix = nxc_col_indices_direct(cb, n), any = 0;         \
 		if (!ix)                                                      \
 			return NXP_E_NOMEM;                                   \
 		cm_begin_direct(cm, cb, (ncodes));                            \
@@ -396,46 +414,36 @@ typedef struct irun {
 			size_t key = (keyx);                                  \
 			int32_t x = cm->dv[key];                              \
 			if (x == CM_EMPTY) {                                  \
-				const char *str = (strx);                     \
-				x = (nullx) ? CM_NULL : nxc_col_dict_index(cb, str); \
-				if (x < 0 && x != CM_NULL)                    \
-					return NXP_E_NOMEM;                   \
+				CODED_MISS(strx, nullx)                       \
 				cm->dv[key] = x;                              \
 			}                                                     \
-			ok[i] = x != CM_NULL;                                 \
-			nulls |= x == CM_NULL;                                \
-			ix[i] = x < 0 ? 0 : x;                                \
+			ix[i] = x;                                            \
+			any |= x;                                             \
 		}                                                             \
-		return nxc_col_indices_commit(cb, nulls ? ok : NULL, n);      \
+		return coded_commit(cb, ix, ok, n, any);                      \
 	}
 
-/* The same for strings of the row's static instruction, by its key
- * (irun.sik, every queue's pcs and one for a pc not in the NEFF): the
- * NEFF's strings looked up once per instruction and batch (where keys do
- * not share a slot). */
-#define PUT_SICODED(strx, nullx)                                                    \
-	{                                                                           \
-		int32_t *ix = nxc_col_indices_direct(cb, n);                        \
-		int nulls = 0;                                                      \
-		if (!ix || cm_begin_si(cm, cb, r->nsik))                            \
-			return NXP_E_NOMEM;                                         \
-		const uint64_t gen = (uint64_t)cm->gen << 32;                       \
-		for (size_t i = 0; i < n; i++) {                                    \
-			const uint32_t sl = r->sik[i] & cm->smask;                  \
-			int32_t x = cm->sx[sl];                                     \
-			if (cm->stag[sl] != (gen | r->sik[i])) {                    \
-				const char *str = (strx);                           \
-				x = (nullx) ? CM_NULL : nxc_col_dict_index(cb, str); \
-				if (x < 0 && x != CM_NULL)                          \
-					return NXP_E_NOMEM;                         \
-				cm->stag[sl] = gen | r->sik[i];                     \
-				cm->sx[sl] = x;                                     \
-			}                                                           \
-			ok[i] = x != CM_NULL;                                       \
-			nulls |= x == CM_NULL;                                      \
-			ix[i] = x < 0 ? 0 : x;                                      \
-		}                                                                   \
-		return nxc_col_indices_commit(cb, nulls ? ok : NULL, n);            \
+/* Strings of the row's static instruction, by its key (irun.sik, every
+ * queue's pcs and one for a pc not in the NEFF): the NEFF's strings looked
+ * up once per instruction and batch (where keys do not share a slot). */
+#define PUT_SICODED(strx, nullx)                                              \
+	{                                                                     \
+		int32_t *ix = nxc_col_indices_direct(cb, n), any = 0;         \
+		if (!ix || cm_begin_si(cm, cb, r->nsik))                      \
+			return NXP_E_NOMEM;                                   \
+		const uint64_t gen = (uint64_t)cm->gen << 32;                 \
+		for (size_t i = 0; i < n; i++) {                              \
+			const uint32_t sl = r->sik[i] & cm->smask;            \
+			int32_t x = cm->sx[sl];                               \
+			if (cm->stag[sl] != (gen | r->sik[i])) {              \
+				CODED_MISS(strx, nullx)                       \
+				cm->stag[sl] = gen | r->sik[i];               \
+				cm->sx[sl] = x;                               \
+			}                                                     \
+			ix[i] = x;                                            \
+			any |= x;                                             \
+		}                                                             \
+		return coded_commit(cb, ix, ok, n, any);                      \
 	}
 
 /* Column IC_* of the run's records into cb (the values of records.c's fill). */
@@ -563,6 +571,8 @@ typedef struct drun {
 #define D_EXEC(i) ((int32_t)ntff_ld32(r->raw[i] + 40))
 #define D_VAR(i) ntff_ld32(r->raw[i] + 44)
 
+_Static_assert((NXP_DMA_HARDWARE_DYNAMIC | NXP_DMA_SOFTWARE_DYNAMIC) == 3, "DC_QUEUE_TYPE's code");
+
 static const char *const memory_names[] = { "", "sbuf", "psum", "hbm" };
 
 static const char *dma_queue_type(const ntff_queue *q, unsigned flags)
@@ -611,10 +621,9 @@ NXP_HOT_LOOP static int put_dma_col(nxc_colbuf *cb, int dc, const drun *r, size_
 		}
 		return put_i64s(cb, v, ok, n);
 	case DC_QUEUE_TYPE:
-		/* code: the queue and whether its packet is dynamic (hardware first) */
-		PUT_QCODED((size_t)r->qid[i] << 2 | (D_FLAGS(i) & NXP_DMA_HARDWARE_DYNAMIC   ? 2u
-					     : D_FLAGS(i) & NXP_DMA_SOFTWARE_DYNAMIC ? 1u
-										       : 0u),
+		/* code: the queue and its packet's dynamic flags (bits 0 and 1; both
+		 * set is a code of its own, with hardware_dynamic's string) */
+		PUT_QCODED((size_t)r->qid[i] << 2 | (D_FLAGS(i) & (NXP_DMA_HARDWARE_DYNAMIC | NXP_DMA_SOFTWARE_DYNAMIC)),
 			   p->nqueues * 4, dma_queue_type(r->q[i], D_FLAGS(i)), 0);
 	case DC_VARIABLE:
 		/* code: the string id (checked: in the table) */
