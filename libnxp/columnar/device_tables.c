@@ -55,6 +55,15 @@ static const char *const dc_names[DC_COUNT] = {
 	"queue_name", "queue_idx", "crc", "execution_index", "source", "dest",
 };
 
+/* SemaphoreUpdate columns written straight from the decoded record. */
+enum {
+	SC_TS, SC_ID, SC_VALUE, SC_SOURCE, SC_DSC, SC_MODE, SC_OP, SC_TRIGGER, SC_PCORE, SC_IDX, SC_COUNT
+};
+static const char *const sc_names[SC_COUNT] = {
+	"timestamp", "id", "value", "update_source", "double_set_or_clear", "update_mode",
+	"update_operation_type", "update_trigger_timing", "pcore_idx", "semaphore_idx",
+};
+
 /* A dictionary column's indices by a code of the row (its queue, a string
  * id), so that the string behind a code is looked up once per batch rather
  * than once per row: direct-mapped, reset with the batch's dictionary (at its
@@ -89,6 +98,8 @@ typedef struct dev_ctx {
 	int *ic;          /* Instruction: IC_* of each output column (direct path), else NULL */
 	int *dc;          /* DmaPacket: DC_* of each output column (direct path), else NULL */
 	struct drun *dr;  /* DmaPacket: the run being gathered */
+	int *sc;          /* SemaphoreUpdate: SC_* of each output column (direct path), else NULL */
+	struct srun *sr;  /* SemaphoreUpdate: the run being gathered */
 	codemap *cm;      /* Instruction, DmaPacket: one per output column */
 	size_t ncm;
 	uint32_t *sibase; /* Instruction: each queue's first static-instruction key (irun.sik) */
@@ -127,6 +138,8 @@ static void dev_free(void *p)
 	free(d->ic);
 	free(d->dc);
 	free(d->dr);
+	free(d->sc);
+	free(d->sr);
 	for (size_t i = 0; d->cm && i < d->ncm; i++)
 		free(d->cm[i].stag), free(d->cm[i].sx);
 	free(d->cm);
@@ -651,6 +664,65 @@ NXP_HOT_LOOP static int put_dma_col(nxc_colbuf *cb, int dc, const drun *r, size_
 	}
 }
 
+/* The good records of one SemaphoreUpdate run, decoded. */
+typedef struct srun {
+	const ntff_queue *q[RUN];
+	nxp_ntff_semaphore_note note[RUN];
+} srun;
+
+/* Column SC_* of the run's n records into cb (the values of records.c's
+ * fill_semaphore; the NXN_EMPTY columns' empty strings null). */
+NXP_HOT_LOOP static int put_semaphore_col(nxc_colbuf *cb, int sc, const srun *r, size_t n, nxp_profile *p,
+					  codemap *cm)
+{
+	int64_t v[RUN];
+	uint8_t ok[RUN];
+	uint64_t tpn = (uint64_t)p->hdr.ticks_per_nanosec;
+	switch (sc) {
+	case SC_TS: PUT_I64(to_ns(r->note[i].tick, tpn));
+	case SC_VALUE: PUT_I64(r->note[i].value);
+	case SC_MODE: PUT_I64(r->note[i].update_mode);
+	case SC_PCORE: PUT_I64(r->q[i]->pcore);
+	case SC_IDX: PUT_I64(r->note[i].semaphore_idx);
+	case SC_DSC:
+		for (size_t i = 0; i < n; i++)
+			ok[i] = r->note[i].double_set_or_clear != 0;
+		return nxc_col_put_bools(cb, ok, n);
+	case SC_SOURCE: /* (codes: checked < NXP_ENGINE_COUNT) */
+		PUT_QCODED(r->note[i].update_source, NXP_ENGINE_COUNT,
+			   nxp_engine_name(r->note[i].update_source) ? nxp_engine_name(r->note[i].update_source)
+								      : "unknown",
+			   !*str);
+	case SC_OP: /* (checked <= 3) */
+		PUT_QCODED(r->note[i].operation, 4, ntff_semaphore_op(r->note[i].operation), !*str);
+	case SC_TRIGGER: /* (checked <= 1) */
+		PUT_QCODED(r->note[i].trigger_complete, 2, r->note[i].trigger_complete ? "complete" : "start", !*str);
+	case SC_ID: {
+		/* by semaphore number (< 2^16): a name is made once per 256 */
+		int32_t *ix = nxc_col_indices_direct(cb, n);
+		if (!ix)
+			return NXP_E_NOMEM;
+		cm_begin(cm, cb);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t key = r->note[i].semaphore_idx;
+			size_t sl = cm_slot(key);
+			int32_t x = cm->val[sl];
+			if (cm->key[sl] != key || x == CM_EMPTY) {
+				const char *str = ntff_semaphore_name(p, r->note[i].semaphore_idx);
+				if (!str || (x = nxc_col_dict_index(cb, str)) < 0)
+					return NXP_E_NOMEM;
+				cm->key[sl] = key;
+				cm->val[sl] = x;
+			}
+			ix[i] = x;
+		}
+		return nxc_col_indices_commit(cb, NULL, n);
+	}
+	default:
+		return NXP_E_INVAL;
+	}
+}
+
 /* An error ends the stream: reported now when no row is gathered, else by
  * the next fill (after the rows). */
 static void fill_error(nxc_stream *s, dev_ctx *d, int rc)
@@ -700,6 +772,17 @@ static inline int gather_dma(dev_ctx *d, size_t k, const ntff_queue *q, uint32_t
 	return 1;
 }
 
+/* The same for a SemaphoreUpdate record. */
+static inline int gather_semaphore(dev_ctx *d, size_t k, const ntff_queue *q, const uint8_t *rec)
+{
+	nxp_ntff_semaphore_note *n = &d->sr->note[k];
+	ntff_decode_semaphore(rec, n);
+	if (!ntff_semaphore_ok(n))
+		return 0;
+	d->sr->q[k] = q;
+	return 1;
+}
+
 /* The rows gathered since the last call (*fed up to k, of ir or d->dr) to
  * the shares this stream feeds: a call per run, not per record. */
 static void feed_rows(dev_ctx *d, const irun *ir, size_t *fed, size_t k)
@@ -742,8 +825,8 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 		s->b.nomem = 1;
 		return NXP_E_NOMEM;
 	}
-	ntff_blk *blk = NULL; /* Instruction, DmaPacket (the direct paths) */
-	if ((ir || d->dr) && !(blk = malloc(sizeof(*blk)))) {
+	ntff_blk *blk = NULL; /* the direct paths (Instruction, DmaPacket, SemaphoreUpdate) */
+	if ((ir || d->dr || d->sr) && !(blk = malloc(sizeof(*blk)))) {
 		free(ir);
 		s->b.nomem = 1;
 		return NXP_E_NOMEM;
@@ -771,8 +854,9 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 					for (size_t i = 0; i < blk->n; i++) {
 						ntff_qreader *bq = blk->qr[i];
 						int64_t id = blk->id + (int64_t)i;
-						if (ir ? gather_instruction(d, ir, k, bq->q, bq->qid, blk->rec[i], id)
-						       : gather_dma(d, k, bq->q, bq->qid, blk->rec[i], id))
+						if (ir      ? gather_instruction(d, ir, k, bq->q, bq->qid, blk->rec[i], id)
+						    : d->dr ? gather_dma(d, k, bq->q, bq->qid, blk->rec[i], id)
+							    : gather_semaphore(d, k, bq->q, blk->rec[i]))
 							k++;
 						else
 							ntff_scan_bad(&it->s, 0, ntff_blk_offset(blk, i));
@@ -820,6 +904,12 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 						k++;
 					else
 						ntff_scan_bad(&it->s, 0, ntff_iter_run_offset(it, i));
+			} else if (d->sr) {
+				for (size_t i = 0; i < m; i++)
+					if (gather_semaphore(d, k, r.q, r.rec + i * r.rsize))
+						k++;
+					else
+						ntff_scan_bad(&it->s, 0, ntff_iter_run_offset(it, i));
 			} else {
 				size_t i = 0;
 				for (; i < m; i++) {
@@ -853,6 +943,7 @@ static int64_t iter_fill(nxc_stream *s, int64_t max)
 		for (int c = 0; c < s->b.ncols && k > 0; c++) {
 			int bad = ir      ? put_instruction_col(&s->b.cols[c], d->ic[c], ir, d->p, &d->cm[c])
 				  : d->dr ? put_dma_col(&s->b.cols[c], d->dc[c], d->dr, k, d->p, &d->cm[c])
+				  : d->sr ? put_semaphore_col(&s->b.cols[c], d->sc[c], d->sr, k, d->p, &d->cm[c])
 					  : scatter(&s->b.cols[c], d->recs, d->rsize, k, 0);
 			if (bad) {
 				s->b.nomem = 1;
@@ -963,17 +1054,25 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 				dev_free(d);
 				return rc;
 			}
+		} else if (s->t->cursor_table == NXP_TABLE_SEMAPHORE_UPDATE) {
+			int rc = map_columns(s, sc_names, SC_COUNT, "SemaphoreUpdate", &d->sc, st);
+			if (!rc && !(d->sr = malloc(sizeof(*d->sr))))
+				rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
+			if (rc) {
+				dev_free(d);
+				return rc;
+			}
 		}
 		if (d->need_si && static_keys(d)) {
 			dev_free(d);
 			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		}
 		d->ncm = (size_t)(s->b.ncols ? s->b.ncols : 1);
-		if ((d->ic || d->dc) && !(d->cm = calloc(d->ncm, sizeof(*d->cm)))) {
+		if ((d->ic || d->dc || d->sc) && !(d->cm = calloc(d->ncm, sizeof(*d->cm)))) {
 			dev_free(d);
 			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		}
-		if (!d->ic && !d->dc && !(d->recs = calloc(RUN, d->rsize))) {
+		if (!d->ic && !d->dc && !d->sc && !(d->recs = calloc(RUN, d->rsize))) {
 			dev_free(d);
 			return nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
 		}

@@ -75,6 +75,9 @@ struct nxp_profile {
 /* Strings owned by the profile. NULL when out of memory. */
 const char *ntff_semaphore_name(nxp_profile *p, unsigned idx);
 const char *ntff_hex_string(nxp_profile *p, uint64_t v);
+/* A semaphore update's operation name ("set", "increment", "decrement",
+ * "clear"; "" past them), as the SemaphoreUpdate table writes it. */
+const char *ntff_semaphore_op(unsigned op);
 /* String `ref` of the string table, or NULL if out of range. */
 static inline const char *ntff_str(const nxp_profile *p, uint64_t ref)
 {

@@ -13,6 +13,11 @@
 
 static const char *const memory_names[] = {"", "sbuf", "psum", "hbm"};
 static const char *const sem_ops[] = {"set", "increment", "decrement", "clear"};
+
+const char *ntff_semaphore_op(unsigned op)
+{
+	return op < 4 ? sem_ops[op] : "";
+}
 static const char *const error_types[] = {"Custom Notification", "Errors", "Warnings"};
 
 /* Every field is assigned (no memset: this is the hottest loop of the library). */
@@ -141,7 +146,7 @@ static int fill_semaphore(ntff_scan *s, const ntff_queue *q, const uint8_t *rec,
 		r->update_source = "unknown";
 	r->double_set_or_clear = n.double_set_or_clear != 0;
 	r->update_mode = n.update_mode;
-	r->update_operation_type = sem_ops[n.operation];
+	r->update_operation_type = ntff_semaphore_op(n.operation);
 	r->update_trigger_timing = n.trigger_complete ? "complete" : "start";
 	r->pcore_idx = q->pcore;
 	return NXP_OK;
