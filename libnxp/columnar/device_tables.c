@@ -1037,31 +1037,27 @@ int nxc_device_open(nxc_stream *s, nxp_profile *p, nxp_status *st)
 		}
 		s->fill = cursor_fill;
 	} else {
+		/* the direct paths: their columns by number, the DmaPacket and
+		 * SemaphoreUpdate runs (the Instruction run is iter_fill's) */
+		int run_nomem = 0;
+		rc = NXP_OK;
 		if (s->t->cursor_table == NXP_TABLE_INSTRUCTION) {
-			int rc = map_columns(s, ic_names, IC_COUNT, "Instruction", &d->ic, st);
-			if (rc) {
-				dev_free(d);
-				return rc;
-			}
-			for (int i = 0; i < s->b.ncols; i++)
+			rc = map_columns(s, ic_names, IC_COUNT, "Instruction", &d->ic, st);
+			for (int i = 0; !rc && i < s->b.ncols; i++)
 				if (d->ic[i] == IC_PC_IN_NEFF || s->b.cols[i].col->neff)
 					d->need_si = 1;
 		} else if (s->t->cursor_table == NXP_TABLE_DMA_PACKET) {
-			int rc = map_columns(s, dc_names, DC_COUNT, "DmaPacket", &d->dc, st);
-			if (!rc && !(d->dr = malloc(sizeof(*d->dr))))
-				rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
-			if (rc) {
-				dev_free(d);
-				return rc;
-			}
+			rc = map_columns(s, dc_names, DC_COUNT, "DmaPacket", &d->dc, st);
+			run_nomem = !rc && !(d->dr = malloc(sizeof(*d->dr)));
 		} else if (s->t->cursor_table == NXP_TABLE_SEMAPHORE_UPDATE) {
-			int rc = map_columns(s, sc_names, SC_COUNT, "SemaphoreUpdate", &d->sc, st);
-			if (!rc && !(d->sr = malloc(sizeof(*d->sr))))
-				rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
-			if (rc) {
-				dev_free(d);
-				return rc;
-			}
+			rc = map_columns(s, sc_names, SC_COUNT, "SemaphoreUpdate", &d->sc, st);
+			run_nomem = !rc && !(d->sr = malloc(sizeof(*d->sr)));
+		}
+		if (run_nomem)
+			rc = nxp__error_set(st, NXP_E_NOMEM, -1, "out of memory");
+		if (rc) {
+			dev_free(d);
+			return rc;
 		}
 		if (d->need_si && static_keys(d)) {
 			dev_free(d);
