@@ -1222,8 +1222,9 @@ START_TEST(test_warning_dma_checks)
 }
 END_TEST
 
-/* Queues that interleave record by record (the merge's block path), with
- * ties across queues, records that fail their checks, keys that go back, and
+/* Queues that interleave record by record (the merge's block path; the
+ * Instruction, DmaPacket and SemaphoreUpdate direct paths), with ties across
+ * queues, records that fail their checks, keys that go back, and
  * sections of 5 records: every row and column is the cursor's, whole, in
  * windows, in batches of any size; the Warning table counts the cursor's
  * skipped records. */
@@ -1233,6 +1234,7 @@ START_TEST(test_interleaved_bad_records)
 	char *path = tu_path(dir, "mix.ntff");
 	nxp_ntff_info info;
 	nxp_ntff_info_init(&info);
+	info.num_physical_cores = 3; /* a semaphore queue each */
 	nxp_ntff_writer_options wo;
 	nxp_ntff_writer_options_init(&wo);
 	wo.records_per_section = 5;
@@ -1241,8 +1243,8 @@ START_TEST(test_interleaved_bad_records)
 	ntff_writer_set_unchecked(w, 1);
 	int64_t var = nxp_ntff_writer_string(w, "tensor_a");
 	ck_assert_int_gt(var, 0);
-	enum { NI = 4, ND = 3, N = 120 };
-	int32_t iq[NI], dq[ND];
+	enum { NI = 4, ND = 3, NS = 3, N = 120 };
+	int32_t iq[NI], dq[ND], sq[NS];
 	static const char *const qnames[ND] = { "qSyncIO", "qPoolIO", "qActIO" };
 	for (int e = 0; e < NI; e++) {
 		nxp_ntff_queue q;
@@ -1259,6 +1261,14 @@ START_TEST(test_interleaved_bad_records)
 		q.name = qnames[j];
 		dq[j] = nxp_ntff_writer_add_queue(w, &q);
 		ck_assert_int_ge(dq[j], 0);
+	}
+	for (int j = 0; j < NS; j++) {
+		nxp_ntff_queue q;
+		nxp_ntff_queue_init(&q);
+		q.kind = NXP_QUEUE_SEMAPHORE;
+		q.pcore_idx = j;
+		sq[j] = nxp_ntff_writer_add_queue(w, &q);
+		ck_assert_int_ge(sq[j], 0);
 	}
 	/* record i of queue e starts at 100 + 10 i + e % 3: the queues take turns,
 	 * and those with the same e % 3 tie */
@@ -1282,14 +1292,27 @@ START_TEST(test_interleaved_bad_records)
 				n.start_tick = n.end_tick = t - 40; /* goes back */
 			ck_assert_int_eq(nxp_ntff_writer_dma(w, dq[j], &n), NXP_OK);
 		}
+		for (int j = 0; j < NS; j++) { /* queues 0 and 2 tie */
+			nxp_ntff_semaphore_note n = { 100 + 10 * (uint64_t)i + (uint64_t)(j % 2), (uint16_t)(i % 7),
+						      (uint8_t)(j + 1), (uint8_t)(i % 4), i - 60, (uint8_t)(i % 2),
+						      (uint8_t)(i % 3 == 0), (uint8_t)j };
+			if ((i + j) % 11 == 2)
+				n.operation = 9; /* no such operation */
+			if ((i + 3 * j) % 19 == 6)
+				n.update_source = 200; /* no such engine */
+			if ((i * 3 + j) % 23 == 8)
+				n.tick -= 35; /* goes back */
+			ck_assert_int_eq(nxp_ntff_writer_semaphore(w, sq[j], &n), NXP_OK);
+		}
 	}
 	ck_assert_int_eq(nxp_ntff_writer_finish(w), NXP_OK);
 	nxp_ntff_writer_close(w);
 	written wr;
 	written_open(&wr, path);
-	static const char *const tables[] = { "Instruction", "DmaPacket" };
-	static const int cursor_tables[] = { NXP_TABLE_INSTRUCTION, NXP_TABLE_DMA_PACKET };
-	for (int k = 0; k < 2; k++) {
+	static const char *const tables[] = { "Instruction", "DmaPacket", "SemaphoreUpdate" };
+	static const int cursor_tables[] = { NXP_TABLE_INSTRUCTION, NXP_TABLE_DMA_PACKET, NXP_TABLE_SEMAPHORE_UPDATE };
+	static const int nq[] = { NI, ND, NS };
+	for (int k = 0; k < 3; k++) {
 		compare_columns(wr.o.p, tables[k], 0);
 		compare_columns(wr.o.p, tables[k], 1);
 		compare_columns(wr.o.p, tables[k], 7);
@@ -1313,7 +1336,7 @@ START_TEST(test_interleaved_bad_records)
 		nxp_cursor_get_stats(c, &cs);
 		nxp_cursor_close(c);
 		ck_assert_int_gt(cs.bad_records, 5);
-		ck_assert_int_gt(rows, (k ? ND : NI) * N / 2);
+		ck_assert_int_gt(rows, nq[k] * N / 2);
 		ck_assert_int_eq(warning_count(wr.o.p, "skipped_records", tables[k], NULL, 0, NULL), cs.bad_records);
 	}
 	written_done(&wr, path, dir);
