@@ -533,7 +533,35 @@ static inline __attribute__((always_inline)) int32_t idict_one(pq_imap *m, int64
 	return e;
 }
 
-#define IDICT_RETRY 16 /* groups mapped one value at a time after one the direct table did not map */
+#define IDICT_RETRY 16 /* groups looked up in the hash table too after one the direct table did not map */
+
+/* The 8 values from row i of src mapped to their ids in out[i..i+7], each
+ * by the direct table (a key past it lands on its sentinel, -1) and, when
+ * `hashed` and the direct table has no entry, by the hash table (its keys
+ * are not in the direct table): 1 when every one was there (the ids' OR is
+ * not negative), with `last` and `prev` moved to the group's last two;
+ * else 0 (out holds some -1s, which the caller overwrites). */
+static inline __attribute__((always_inline)) int idict_group8(pq_imap *m, const void *src, int64_t i, const int kind,
+								  uint32_t *out, const int hashed)
+{
+	int32_t bad = 0;
+	for (int j = 0; j < 8; j++) {
+		int64_t x = idict_key(src, i + j, kind);
+		uint64_t u = (uint64_t)x;
+		int32_t g = m->direct[u < m->nd ? u : m->nd];
+		if (hashed && g < 0)
+			g = m->slots[idict_slot(m->slots, m->mask, x)].id;
+		out[i + j] = (uint32_t)g;
+		bad |= g;
+	}
+	if (bad < 0)
+		return 0;
+	m->prev = idict_key(src, i + 6, kind);
+	m->prev_id = (int32_t)out[i + 6];
+	m->last = idict_key(src, i + 7, kind);
+	m->last_id = (int32_t)out[i + 7];
+	return 1;
+}
 
 /* Dictionary ids of the non-null values of rows i0..i0+n of src (of
  * `kind`, see idict_key) appended to out (*nids of them), the min/max of
@@ -544,11 +572,12 @@ static inline __attribute__((always_inline)) int32_t idict_one(pq_imap *m, int64
  *
  * Without nulls, 8 values at a time: a group that continues the last
  * value's run is its id 8 times (one vector compare, idict_run8); else the
- * group is looked up in the direct table without a branch a value, which
- * maps it when every key was there (the ids' OR is not negative).  A group
- * it did not map (a key past the table, or new) goes one value at a time
- * (idict_one), as do the next IDICT_RETRY groups (keys past the table
- * usually stay), the rows with nulls and the last rows. */
+ * group is looked up in the direct table without a branch a value
+ * (idict_group8).  After a group that table did not map (a key past it, or
+ * new), the group and the next IDICT_RETRY ones are looked up in the hash
+ * table too (keys past the direct table usually stay: the Instruction
+ * table's byte and FLOP counts); a group with a new key goes one value at
+ * a time (idict_one), as do the rows with nulls and the last rows. */
 static inline __attribute__((always_inline)) int64_t idict_ids(pq_idict *d, const void *src, const uint8_t *valid,
 							       int64_t i0, int64_t n, const int kind,
 							       const int has_valid, uint32_t max_entries,
@@ -593,24 +622,17 @@ static inline __attribute__((always_inline)) int64_t idict_ids(pq_idict *d, cons
 			continue;
 		}
 		if (skip == 0) {
-			int32_t bad = 0;
-			for (int j = 0; j < 8; j++) {
-				uint64_t u = (uint64_t)idict_key(src, i + j, kind);
-				int32_t g = m.direct[u < m.nd ? u : m.nd];
-				out[i + j] = (uint32_t)g;
-				bad |= g;
-			}
-			if (bad >= 0) {
-				m.prev = idict_key(src, i + 6, kind);
-				m.prev_id = (int32_t)out[i + 6];
-				m.last = idict_key(src, i + 7, kind);
-				m.last_id = (int32_t)out[i + 7];
+			if (idict_group8(&m, src, i, kind, out, 0)) {
 				i += 8;
 				continue;
 			}
 			skip = IDICT_RETRY;
 		}
 		skip--;
+		if (idict_group8(&m, src, i, kind, out, 1)) {
+			i += 8;
+			continue;
+		}
 		for (int64_t end = i + 8; i < end; i++) {
 			if ((e = idict_one(&m, idict_key(src, i, kind), w4)) < 0)
 				break;
